@@ -1,0 +1,71 @@
+"""Typed, open, lossless chat messages for LLM APIs.
+
+Build a conversation from text, images, audio, files, tool calls and their results, and
+reasoning; store it as JSON and read it back years later; convert it to and from the wire
+formats of the model APIs (in `semantic_chat.formats`).
+"""
+
+from .collection import ChatMessageContentItemCollection as ChatMessageContentItemCollection
+from .contents import CONTENT_TYPES as CONTENT_TYPES
+from .contents import AudioContent as AudioContent
+from .contents import BinaryContent as BinaryContent
+from .contents import FileContent as FileContent
+from .contents import FunctionCallContent as FunctionCallContent
+from .contents import FunctionResultContent as FunctionResultContent
+from .contents import ImageContent as ImageContent
+from .contents import KernelContent as KernelContent
+from .contents import ReasoningContent as ReasoningContent
+from .contents import RefusalContent as RefusalContent
+from .contents import TextContent as TextContent
+from .contents import UnknownContent as UnknownContent
+from .errors import FunctionArgumentsError as FunctionArgumentsError
+from .errors import InvalidTypeError as InvalidTypeError
+from .errors import InvalidValueError as InvalidValueError
+from .errors import RegistrationError as RegistrationError
+from .errors import SemanticChatError as SemanticChatError
+from .errors import SerializationError as SerializationError
+from .errors import StreamMergeError as StreamMergeError
+from .errors import UnknownContentTypeError as UnknownContentTypeError
+from .errors import UnsupportedVersionError as UnsupportedVersionError
+from .history import ChatHistory as ChatHistory
+from .labels import AuthorRole as AuthorRole
+from .labels import ContentType as ContentType
+from .labels import FinishReason as FinishReason
+from .labels import Label as Label
+from .message import MESSAGE_TYPES as MESSAGE_TYPES
+from .message import ChatMessageContent as ChatMessageContent
+from .usage import Usage as Usage
+
+__all__ = [
+    "CONTENT_TYPES",
+    "MESSAGE_TYPES",
+    "AudioContent",
+    "AuthorRole",
+    "BinaryContent",
+    "ChatHistory",
+    "ChatMessageContent",
+    "ChatMessageContentItemCollection",
+    "ContentType",
+    "FileContent",
+    "FinishReason",
+    "FunctionArgumentsError",
+    "FunctionCallContent",
+    "FunctionResultContent",
+    "ImageContent",
+    "InvalidTypeError",
+    "InvalidValueError",
+    "KernelContent",
+    "Label",
+    "ReasoningContent",
+    "RefusalContent",
+    "RegistrationError",
+    "SemanticChatError",
+    "SerializationError",
+    "StreamMergeError",
+    "TextContent",
+    "UnknownContentTypeError",
+    "UnsupportedVersionError",
+    "Usage",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,65 @@
+"""`KernelContent`, the base of every item in a message, and the registry of content classes.
+
+Every concrete content class declares ``content_type: ClassVar[ContentType]`` in its own body
+and is registered under that label when attrs finishes building it. Registration uses attrs'
+``__attrs_init_subclass__`` rather than ``__init_subclass__``: with ``slots=True`` attrs builds
+a second class, and a plain ``__init_subclass__`` would see the unfinished one as well. Two
+consequences for subclass authors:
+
+- decorate every subclass with ``@attrs.define`` (or ``attrs.frozen``); a plain subclass is
+  not registered, and writing it to JSON raises;
+- a subclass that defines its own ``__attrs_init_subclass__`` must call
+  ``super().__attrs_init_subclass__()`` or it will not be registered.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import attrs
+
+from ..errors import RegistrationError
+from ..labels import ContentType
+from ..registry import TypeRegistry
+
+__all__ = ["CONTENT_TYPES", "KernelContent"]
+
+
+@attrs.define(slots=True, weakref_slot=False)
+class KernelContent:
+    """Base of every item a message holds: text, media, tool calls and results, reasoning.
+
+    ``metadata`` carries provider details that no field models (JSON values only, so it can be
+    written); ``inner_content`` keeps the raw provider object an item was read from. It is
+    never serialized and takes no part in equality or ``repr``.
+    """
+
+    content_type: ClassVar[ContentType]
+
+    metadata: dict[str, Any] = attrs.field(factory=dict, kw_only=True)
+    """Provider details that no field models; JSON values only."""
+
+    inner_content: Any = attrs.field(default=None, kw_only=True, eq=False, repr=False)
+    """The raw provider object this item was read from; never serialized or compared."""
+
+    @classmethod
+    def __attrs_init_subclass__(cls) -> None:
+        label = cls.__dict__.get("content_type")
+        if label is None:
+            inherited = getattr(cls, "content_type", None)
+            raise RegistrationError(
+                f"{cls.__qualname__} must declare its own content_type "
+                f"(it would inherit {inherited!r} and be read back as its base class)",
+                path=cls.__qualname__,
+            )
+        label = ContentType(label)
+        cls.content_type = label
+        # Positional patterns follow the constructor's parameter names, so a private field
+        # behind a public property (BinaryContent's ``_data``) matches as ``data``.
+        match_args = tuple(a.alias for a in attrs.fields(cls) if a.init and not a.kw_only)
+        setattr(cls, "__match_args__", match_args)  # noqa: B010 - mypy forbids the plain form
+        CONTENT_TYPES.register(label, cls)
+
+
+CONTENT_TYPES: TypeRegistry[ContentType, KernelContent] = TypeRegistry("content type")
+"""Every registered content class, keyed by its `ContentType` label."""

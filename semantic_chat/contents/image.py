@@ -1,0 +1,55 @@
+"""Images, with PNG encoding from and decoding to numpy arrays."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import attrs
+import numpy as np
+from numpy.typing import NDArray
+
+from ..labels import ContentType
+from ..media import decode_image, encode_png, image_size
+from .binary import BinaryContent
+
+__all__ = ["ImageContent"]
+
+
+@attrs.define(slots=True, weakref_slot=False)
+class ImageContent(BinaryContent):
+    """An image: bytes (PNG, JPEG, GIF, WebP ...), a URI, or a provider's file id."""
+
+    content_type: ClassVar[ContentType] = ContentType.IMAGE
+
+    detail: str | None = None
+    """How closely the model should look: ``"low"``, ``"high"`` or ``"auto"``."""
+
+    @classmethod
+    def from_array(
+        cls, array: NDArray[np.uint8], *, detail: str | None = None, **fields: Any
+    ) -> ImageContent:
+        """Encode a ``uint8`` array of shape (H, W), (H, W, 3) or (H, W, 4) as a PNG image.
+
+        Raises:
+            TypeError: the array is not ``uint8``.
+            ValueError: the shape is not one of those listed.
+        """
+        return cls(data=encode_png(array), mime_type="image/png", detail=detail, **fields)
+
+    def to_array(self) -> NDArray[np.uint8]:
+        """Decode the image to a ``uint8`` array (H, W[, channels]).
+
+        8-bit PNG is decoded with numpy alone; other formats need Pillow.
+
+        Raises:
+            InvalidValueError: the image has no bytes (it is a ``uri`` or ``file_id``).
+            ImportError: the format needs Pillow and it is not installed.
+            ValueError: the bytes are not a valid image.
+        """
+        return decode_image(self._require_data(), self.mime_type)
+
+    @property
+    def size(self) -> tuple[int, int] | None:
+        """``(width, height)`` read from the header, or ``None`` without bytes or a known format."""
+        payload = self.data
+        return None if payload is None else image_size(payload)

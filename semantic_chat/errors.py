@@ -1,0 +1,116 @@
+"""The exceptions `semantic_chat` raises.
+
+Every error is a `SemanticChatError` and also the builtin an ordinary ``except`` clause would
+expect, so ``except ValueError`` keeps working::
+
+    SemanticChatError
+    ├── InvalidValueError (ValueError)         a value breaks a rule of the model
+    │   ├── FunctionArgumentsError             a call's arguments are not a JSON object
+    │   ├── SerializationError                 JSON or dicts that cannot be read or written
+    │   │   ├── UnknownContentTypeError        strict reading met a label nobody registered
+    │   │   └── UnsupportedVersionError        the data is newer than this library
+    │   └── StreamMergeError                   two streaming chunks that cannot be added
+    └── InvalidTypeError (TypeError)           an object of the wrong type
+        └── RegistrationError                  a content class whose label is taken
+
+Each error carries ``path`` (where, e.g. ``messages[3].items[1].data``; empty when the error is
+about the value as a whole), ``expected`` and ``got`` (``None`` when they do not apply), and
+its message is written by one helper: ``"<path>: <detail>"``. Subclasses keep the base
+constructor so that `SemanticChatError.at` can relocate any of them.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+__all__ = [
+    "FunctionArgumentsError",
+    "InvalidTypeError",
+    "InvalidValueError",
+    "RegistrationError",
+    "SemanticChatError",
+    "SerializationError",
+    "StreamMergeError",
+    "UnknownContentTypeError",
+    "UnsupportedVersionError",
+    "describe_type",
+]
+
+
+_E = TypeVar("_E", bound="SemanticChatError")
+
+
+def describe_type(value: object) -> str:
+    """Name the type of ``value`` the way error messages show it (``int``, ``datetime``)."""
+    return type(value).__qualname__
+
+
+class SemanticChatError(Exception):
+    """Base of every error this library raises."""
+
+    path: str
+    expected: str | None
+    got: str | None
+
+    def __init__(
+        self,
+        detail: str,
+        *,
+        path: str = "",
+        expected: str | None = None,
+        got: str | None = None,
+    ) -> None:
+        self.path = path
+        self.expected = expected
+        self.got = got
+        self.detail = detail
+        super().__init__(f"{path}: {detail}" if path else detail)
+
+    @classmethod
+    def mismatch(cls: type[_E], path: str, expected: str, got: str) -> _E:
+        """Build the error for a value that is not what was expected, in the standard wording."""
+        return cls(f"expected {expected}, got {got}", path=path, expected=expected, got=got)
+
+    def at(self: _E, prefix: str) -> _E:
+        """Return the same error located under ``prefix`` (``messages[2]`` + ``.items[0]``)."""
+        if not prefix:
+            return self
+        if not self.path:
+            path = prefix
+        elif self.path.startswith("["):
+            path = prefix + self.path
+        else:
+            path = f"{prefix}.{self.path}"
+        return type(self)(self.detail, path=path, expected=self.expected, got=self.got)
+
+
+class InvalidValueError(SemanticChatError, ValueError):
+    """A value breaks a rule of the model (a binary item with two sources, a blank label)."""
+
+
+class InvalidTypeError(SemanticChatError, TypeError):
+    """An object of a type that is not accepted where it was given."""
+
+
+class RegistrationError(InvalidTypeError):
+    """A content class claims a label that another class already holds."""
+
+
+class FunctionArgumentsError(InvalidValueError):
+    """A function call's arguments are not a JSON object."""
+
+
+class SerializationError(InvalidValueError):
+    """Data that cannot be written to or read from JSON; the message starts with the location."""
+
+
+class UnknownContentTypeError(SerializationError):
+    """Strict reading met an item type label that no class is registered under."""
+
+
+class UnsupportedVersionError(SerializationError):
+    """Serialized data written by a newer format version than this library reads."""
+
+
+class StreamMergeError(InvalidValueError):
+    """Two streaming chunks that cannot be added (different choices or roles)."""

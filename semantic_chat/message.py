@@ -1,0 +1,201 @@
+"""`ChatMessageContent`: one message of a conversation, and the registry of message classes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+import attrs
+
+from .coercion import to_items
+from .collection import ChatMessageContentItemCollection
+from .contents import (
+    AudioContent,
+    FileContent,
+    FunctionCallContent,
+    FunctionResultContent,
+    ImageContent,
+    KernelContent,
+    ReasoningContent,
+    TextContent,
+)
+from .errors import InvalidTypeError, RegistrationError
+from .labels import AuthorRole, FinishReason
+from .registry import TypeRegistry
+from .usage import Usage
+
+__all__ = ["MESSAGE_TYPES", "ChatMessageContent"]
+
+
+def _as_collection(value: Iterable[Any] | None) -> ChatMessageContentItemCollection:
+    if value is None:
+        return ChatMessageContentItemCollection._trusted([])
+    return ChatMessageContentItemCollection(value)
+
+
+def _as_finish_reason(value: str | None) -> FinishReason | None:
+    return None if value is None else FinishReason(value)
+
+
+@attrs.define(slots=True, weakref_slot=False, init=False, on_setattr=attrs.setters.NO_OP)
+class ChatMessageContent:
+    """One message: who wrote it and the items it holds, with what the provider said of it.
+
+    ``content=`` takes a string, an item, a native object (bytes, path, numpy image, PIL
+    image) or a list of them, converted to items; ``items=`` takes items. The ``content``
+    property is a shortcut to the first text item, so the items stay the one source of truth.
+
+    Raises:
+        InvalidTypeError: both ``content`` and ``items`` are given, or something in them
+            cannot be an item (the message names its index).
+    """
+
+    message_type: ClassVar[str] = "chat_message"
+    """The label a subclass is written under in JSON; each subclass declares its own."""
+
+    role: AuthorRole = attrs.field(converter=AuthorRole)
+    """Who wrote the message."""
+
+    items: ChatMessageContentItemCollection = attrs.field(
+        converter=_as_collection, factory=ChatMessageContentItemCollection
+    )
+    """What the message holds, in order."""
+
+    name: str | None = None
+    """The author's name, for providers that tell participants of one role apart."""
+
+    id: str | None = None
+    """The provider's id of the message or response."""
+
+    finish_reason: FinishReason | None = attrs.field(default=None, converter=_as_finish_reason)
+    """Why the model stopped writing."""
+
+    usage: Usage | None = None
+    """Tokens the request used, when the message is a model's answer."""
+
+    model_id: str | None = None
+    """The model that wrote the message."""
+
+    metadata: dict[str, Any] = attrs.field(factory=dict)
+    """Provider details that no field models; JSON values only."""
+
+    inner_content: Any = attrs.field(default=None, eq=False, repr=False)
+    """The raw provider object the message was read from; never serialized or compared."""
+
+    __match_args__ = ("role", "content")
+
+    def __init__(
+        self,
+        role: AuthorRole | str,
+        content: Any = None,
+        *,
+        items: Iterable[KernelContent] | None = None,
+        name: str | None = None,
+        id: str | None = None,
+        finish_reason: FinishReason | str | None = None,
+        usage: Usage | None = None,
+        model_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        inner_content: Any = None,
+    ) -> None:
+        if items is not None:
+            if content is not None:
+                raise InvalidTypeError(
+                    "give content= or items=, not both", path=type(self).__name__
+                )
+            self.items = ChatMessageContentItemCollection(items)
+        elif content is None:
+            self.items = ChatMessageContentItemCollection._trusted([])
+        else:
+            self.items = ChatMessageContentItemCollection._trusted(to_items(content))
+        self.role = role if type(role) is AuthorRole else AuthorRole(role)
+        self.name = name
+        self.id = id
+        self.finish_reason = (
+            finish_reason
+            if finish_reason is None or type(finish_reason) is FinishReason
+            else FinishReason(finish_reason)
+        )
+        self.usage = usage
+        self.model_id = model_id
+        self.metadata = dict(metadata) if metadata else {}
+        self.inner_content = inner_content
+
+    @classmethod
+    def __attrs_init_subclass__(cls) -> None:
+        label = cls.__dict__.get("message_type")
+        if not isinstance(label, str) or not label.strip():
+            raise RegistrationError(
+                f"{cls.__qualname__} must declare its own message_type "
+                "(a non-blank str) so that it is read back as itself",
+                path=cls.__qualname__,
+            )
+        MESSAGE_TYPES.register(label, cls)
+
+    @property
+    def content(self) -> str | None:
+        """The text of the first text item, or ``None`` when there is none.
+
+        Setting a string replaces that item's text, or appends a text item when there is
+        none; setting ``None`` removes the first text item.
+        """
+        for item in self.items:
+            if isinstance(item, TextContent):
+                return item.text
+        return None
+
+    @content.setter
+    def content(self, value: str | None) -> None:
+        first = self.items.first(TextContent)
+        if value is None:
+            if first is not None:
+                self.items.remove(first)
+        elif not isinstance(value, str):
+            raise InvalidTypeError.mismatch("content", "a str or None", type(value).__name__)
+        elif first is None:
+            self.items.append(TextContent(value))
+        else:
+            first.text = value
+
+    @property
+    def text(self) -> str:
+        """All text items joined with newlines; empty when there are none."""
+        return "\n".join(item.text for item in self.items.of_type(TextContent))
+
+    @property
+    def images(self) -> list[ImageContent]:
+        """The image items, in order."""
+        return self.items.of_type(ImageContent)
+
+    @property
+    def audios(self) -> list[AudioContent]:
+        """The audio items, in order."""
+        return self.items.of_type(AudioContent)
+
+    @property
+    def files(self) -> list[FileContent]:
+        """The file items, in order."""
+        return self.items.of_type(FileContent)
+
+    @property
+    def function_calls(self) -> list[FunctionCallContent]:
+        """The function calls the message asks for, in order."""
+        return self.items.of_type(FunctionCallContent)
+
+    @property
+    def function_results(self) -> list[FunctionResultContent]:
+        """The function results the message carries, in order."""
+        return self.items.of_type(FunctionResultContent)
+
+    @property
+    def reasoning(self) -> list[ReasoningContent]:
+        """The reasoning items, in order."""
+        return self.items.of_type(ReasoningContent)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+MESSAGE_TYPES: TypeRegistry[str, ChatMessageContent] = TypeRegistry("message type")
+"""Every registered message class, keyed by its ``message_type``."""
+MESSAGE_TYPES.register(ChatMessageContent.message_type, ChatMessageContent)

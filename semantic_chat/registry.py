@@ -1,0 +1,72 @@
+"""A table from labels to the classes registered under them.
+
+Used for content classes (keyed by `ContentType`) and message classes (keyed by their message
+type), so that a reader can find the class for a label written in data at the time it reads,
+including classes defined after import by a plugin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Generic, TypeVar
+
+from .errors import RegistrationError
+
+__all__ = ["TypeRegistry"]
+
+_T = TypeVar("_T")
+_K = TypeVar("_K", bound=str)
+
+
+class TypeRegistry(Mapping[_K, type[_T]], Generic[_K, _T]):
+    """Maps each label to one class; a second class claiming a taken label is refused.
+
+    The same class defined again (same module and qualified name, as when a notebook cell runs
+    twice) replaces its earlier definition instead of clashing with it.
+    """
+
+    __slots__ = ("_classes", "_what")
+
+    def __init__(self, what: str) -> None:
+        self._what = what
+        self._classes: dict[str, type[_T]] = {}
+
+    def register(self, label: _K, cls: type[_T]) -> None:
+        """Register ``cls`` under ``label``.
+
+        Raises:
+            RegistrationError: another class (not a redefinition of ``cls``) holds ``label``.
+        """
+        current = self._classes.get(label)
+        if current is not None and current is not cls and not _same_definition(current, cls):
+            raise RegistrationError(
+                f"{self._what} {str(label)!r} is already registered to "
+                f"{current.__module__}.{current.__qualname__}; "
+                f"{cls.__module__}.{cls.__qualname__} must declare a label of its own",
+                path=cls.__qualname__,
+            )
+        self._classes[label] = cls
+
+    def __getitem__(self, label: _K) -> type[_T]:
+        return self._classes[label]
+
+    def get_class(self, label: str) -> type[_T] | None:
+        """Return the class registered under ``label`` (any case), or ``None``."""
+        cls = self._classes.get(label)
+        if cls is None and not label.islower():
+            cls = self._classes.get(label.lower())
+        return cls
+
+    def __iter__(self) -> Iterator[_K]:
+        return iter(self._classes)  # type: ignore[arg-type]
+
+    def __len__(self) -> int:
+        return len(self._classes)
+
+    def __repr__(self) -> str:
+        names = ", ".join(f"{label}={cls.__qualname__}" for label, cls in self._classes.items())
+        return f"TypeRegistry({self._what}: {names})"
+
+
+def _same_definition(old: type, new: type) -> bool:
+    return old.__module__ == new.__module__ and old.__qualname__ == new.__qualname__
