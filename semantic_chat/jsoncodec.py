@@ -1,0 +1,171 @@
+"""JSON text in and out, with orjson when installed and the standard library otherwise.
+
+Both backends give byte-identical text: compact separators (or two-space indentation), UTF-8
+characters unescaped, and floats written the way orjson writes them (the standard library's
+``1e-07`` becomes ``1e-7``, and numbers from 1e-5 to 1e-4 are written in fixed notation).
+`json_value` checks that a value is JSON (what orjson would accept, and no more) before it is
+written, so that both backends refuse the same things with a located error.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from .errors import SerializationError, describe_type
+
+try:
+    import orjson
+except ImportError:  # pragma: no cover - exercised by forcing the fallback in tests
+    orjson = None  # type: ignore[assignment]
+
+__all__ = ["BACKEND", "dumps", "json_value", "loads", "use_backend"]
+
+BACKEND: str = "orjson" if orjson is not None else "json"
+"""The backend in use: ``"orjson"`` or ``"json"``."""
+
+_INT_MIN = -(2**63)
+_INT_MAX = 2**64 - 1
+_STRING_OR_EXPONENT = re.compile(r'("(?:[^"\\]|\\.)*")|(-?\d+(?:\.\d+)?e-\d+)')
+
+
+def use_backend(name: str) -> None:
+    """Choose the backend (``"orjson"`` or ``"json"``); both write the same bytes.
+
+    Raises:
+        ValueError: the name is unknown, or ``orjson`` is asked for and not installed.
+    """
+    global BACKEND  # noqa: PLW0603 - one process-wide switch, read on every call
+    if name not in ("orjson", "json"):
+        raise ValueError(f"unknown JSON backend {name!r}: expected 'orjson' or 'json'")
+    if name == "orjson" and orjson is None:
+        raise ValueError("orjson is not installed: pip install 'semantic_chat[fast]'")
+    BACKEND = name
+
+
+def dumps(value: Any, indent: int | None = None) -> str:
+    """Write a JSON-ready value as text.
+
+    Raises:
+        SerializationError: a string holds a lone surrogate (not encodable as UTF-8); the
+            message gives its location.
+        ValueError: ``indent`` is not ``None`` or 2 (the only indentation orjson writes).
+    """
+    if indent not in (None, 2):
+        raise ValueError(f"indent must be None or 2, got {indent!r}")
+    if BACKEND == "orjson":
+        try:
+            return orjson.dumps(value, option=orjson.OPT_INDENT_2 if indent else 0).decode()
+        except orjson.JSONEncodeError:
+            raise _locate_unencodable(value) from None
+    separators = (",", ": ") if indent else (",", ":")
+    text = json.dumps(value, ensure_ascii=False, indent=indent, separators=separators)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _locate_unencodable(value) from None
+    if "e-" in text:
+        text = _STRING_OR_EXPONENT.sub(_orjson_float, text)
+    return text
+
+
+def loads(text: str | bytes | bytearray | memoryview) -> Any:
+    """Parse JSON text.
+
+    Raises:
+        SerializationError: the text is not valid JSON; the message gives line and column.
+    """
+    if isinstance(text, memoryview):
+        text = text.tobytes()
+    if BACKEND == "orjson":
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError as error:
+            raise SerializationError(f"malformed JSON: {error}") from None
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise SerializationError(f"malformed JSON: {error}") from None
+
+
+def json_value(value: Any, path: str) -> Any:
+    """Return a copy of ``value`` after checking that it is a JSON value.
+
+    JSON values are dicts with string keys, lists, strings, booleans, ``None``, integers
+    in the 64-bit range and finite floats.
+
+    Raises:
+        SerializationError: a part of ``value`` is not JSON; the message names its path,
+            e.g. ``metadata["when"]: datetime is not a JSON value``.
+    """
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return value
+    if kind is int:
+        if _INT_MIN <= value <= _INT_MAX:
+            return value
+        raise SerializationError("integer outside the 64-bit range JSON readers accept", path=path)
+    if kind is float:
+        if math.isfinite(value):
+            return value
+        raise SerializationError(f"{value} is not a JSON value", path=path)
+    if kind is dict:
+        copy = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise SerializationError(
+                    f"{describe_type(key)} key {key!r} is not a JSON object key (use str)",
+                    path=path,
+                )
+            copy[key] = json_value(item, f"{path}[{json.dumps(key, ensure_ascii=False)}]")
+        return copy
+    if kind is list:
+        return [json_value(item, f"{path}[{index}]") for index, item in enumerate(value)]
+    raise SerializationError(f"{describe_type(value)} is not a JSON value", path=path)
+
+
+def _orjson_float(match: re.Match[str]) -> str:
+    if match.group(1) is not None:
+        return match.group(1)
+    mantissa, _, exponent = match.group(2).partition("e")
+    power = int(exponent)
+    if power != -5:
+        return f"{mantissa}e{power}"
+    sign = "-" if mantissa.startswith("-") else ""
+    digits = mantissa.lstrip("-").replace(".", "")
+    return f"{sign}0.0000{digits}"
+
+
+def _locate_unencodable(value: Any) -> SerializationError:
+    """Say where the first string that UTF-8 cannot encode is."""
+    found = _find_surrogate(value, "")
+    if found is None:
+        return SerializationError(f"{describe_type(value)} cannot be written as JSON")
+    return found
+
+
+def _find_surrogate(value: Any, path: str) -> SerializationError | None:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as error:
+            return SerializationError(
+                f"lone surrogate {value[error.start]!r} at character {error.start} "
+                "cannot be written as UTF-8",
+                path=path,
+            )
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            found = _find_surrogate(key, where) or _find_surrogate(item, where)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _find_surrogate(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
