@@ -1,0 +1,124 @@
+"""A readable, plain-text transcript of a conversation: one block per message."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from .contents import (
+    AudioContent,
+    BinaryContent,
+    FileContent,
+    FunctionCallContent,
+    FunctionResultContent,
+    ImageContent,
+    KernelContent,
+    ReasoningContent,
+    RefusalContent,
+    TextContent,
+    UnknownContent,
+)
+from .message import ChatMessageContent
+
+__all__ = ["describe_item", "render_transcript", "summarize"]
+
+_PREVIEW = 200
+
+
+def describe_item(item: KernelContent) -> str:
+    """One line saying what a non-text item is (an image's type and size, a call's arguments)."""
+    match item:
+        case TextContent(text=text):
+            return text
+        case RefusalContent(text=text):
+            return f"[refusal] {text}"
+        case ReasoningContent(text=text):
+            opaque = " (signed)" if item.signature else " (encrypted)" if item.encrypted else ""
+            return f"[reasoning{opaque}] {_shorten(text)}"
+        case FunctionCallContent(id=call_id, name=name):
+            return f"[tool call {call_id}] {name}({_arguments_text(item)})"
+        case FunctionResultContent(call_id=call_id, result=result):
+            flag = " error" if item.is_error else ""
+            return f"[tool result{flag} {call_id}] {_result_text(result)}"
+        case UnknownContent(type=label):
+            return f"[unknown item {label!r}] {len(item.fields)} fields"
+        case BinaryContent():
+            return _describe_binary(item)
+    return f"[{item.content_type}]"
+
+
+def render_transcript(messages: Iterable[ChatMessageContent]) -> str:
+    """Render messages as blocks: a header line with the role, then each item on its own line."""
+    blocks = []
+    for message in messages:
+        header = str(message.role)
+        if message.name:
+            header += f" ({message.name})"
+        details = [
+            f"{key}={value}"
+            for key, value in (
+                ("model", message.model_id),
+                ("finish", message.finish_reason),
+                ("tokens", message.usage.total_tokens if message.usage else None),
+            )
+            if value is not None
+        ]
+        if details:
+            header += "  · " + ", ".join(details)
+        lines = [f"── {header}"]
+        lines.extend(f"   {describe_item(item)}" for item in message.items)
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def summarize(messages: Iterable[ChatMessageContent]) -> str:
+    """Say in one line how many messages and items of each kind a conversation holds."""
+    messages = list(messages)
+    counts: dict[str, int] = {}
+    for message in messages:
+        for item in message.items:
+            label = str(item.content_type)
+            counts[label] = counts.get(label, 0) + 1
+    kinds = ", ".join(f"{count} {label}" for label, count in sorted(counts.items()))
+    noun = "message" if len(messages) == 1 else "messages"
+    return f"{len(messages)} {noun}; items: {kinds or 'none'}"
+
+
+def _describe_binary(item: BinaryContent) -> str:
+    kind = str(item.content_type)
+    parts = [item.mime_type or "unknown type"]
+    if item.data is not None:
+        if isinstance(item, ImageContent) and (size := item.size) is not None:
+            parts.append(f"{size[0]}x{size[1]} px")
+        if isinstance(item, AudioContent) and (duration := item.duration) is not None:
+            parts.append(f"{duration:.2f} s")
+        parts.append(f"{len(item.data):,} bytes")
+    elif item.uri is not None:
+        parts.append(f"at {item.uri}")
+    else:
+        parts.append(f"file id {item.file_id}")
+    if isinstance(item, FileContent) and item.filename:
+        parts.insert(0, item.filename)
+    return f"[{kind}] " + ", ".join(parts)
+
+
+def _arguments_text(call: FunctionCallContent) -> str:
+    arguments = call.arguments
+    if arguments is None:
+        return ""
+    if isinstance(arguments, str):
+        return _shorten(arguments)
+    return _shorten(json.dumps(dict(arguments), ensure_ascii=False))
+
+
+def _result_text(result: object) -> str:
+    if isinstance(result, str):
+        return _shorten(result)
+    if isinstance(result, list) and all(isinstance(element, KernelContent) for element in result):
+        return "; ".join(describe_item(element) for element in result)
+    return _shorten(json.dumps(result, ensure_ascii=False, default=repr))
+
+
+def _shorten(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _PREVIEW else flat[: _PREVIEW - 1] + "…"
