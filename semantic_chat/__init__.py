@@ -18,6 +18,7 @@ from .contents import ReasoningContent as ReasoningContent
 from .contents import RefusalContent as RefusalContent
 from .contents import TextContent as TextContent
 from .contents import UnknownContent as UnknownContent
+from .errors import FormatError as FormatError
 from .errors import FunctionArgumentsError as FunctionArgumentsError
 from .errors import InvalidTypeError as InvalidTypeError
 from .errors import InvalidValueError as InvalidValueError
@@ -26,6 +27,7 @@ from .errors import SemanticChatError as SemanticChatError
 from .errors import SerializationError as SerializationError
 from .errors import StreamMergeError as StreamMergeError
 from .errors import UnknownContentTypeError as UnknownContentTypeError
+from .errors import UnsupportedContentError as UnsupportedContentError
 from .errors import UnsupportedVersionError as UnsupportedVersionError
 from .history import ChatHistory as ChatHistory
 from .labels import AuthorRole as AuthorRole
@@ -48,6 +50,7 @@ __all__ = [
     "ContentType",
     "FileContent",
     "FinishReason",
+    "FormatError",
     "FunctionArgumentsError",
     "FunctionCallContent",
     "FunctionResultContent",
@@ -64,6 +67,7 @@ __all__ = [
     "StreamMergeError",
     "TextContent",
     "UnknownContentTypeError",
+    "UnsupportedContentError",
     "UnsupportedVersionError",
     "Usage",
 ]

@@ -6,6 +6,8 @@ expect, so ``except ValueError`` keeps working::
     SemanticChatError
     ├── InvalidValueError (ValueError)         a value breaks a rule of the model
     │   ├── FunctionArgumentsError             a call's arguments are not a JSON object
+    │   ├── FormatError                        a provider payload that cannot be read
+    │   │   └── UnsupportedContentError        an item a wire format cannot carry
     │   ├── SerializationError                 JSON or dicts that cannot be read or written
     │   │   ├── UnknownContentTypeError        strict reading met a label nobody registered
     │   │   └── UnsupportedVersionError        the data is newer than this library
@@ -24,6 +26,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 __all__ = [
+    "FormatError",
     "FunctionArgumentsError",
     "InvalidTypeError",
     "InvalidValueError",
@@ -31,6 +34,7 @@ __all__ = [
     "SemanticChatError",
     "SerializationError",
     "StreamMergeError",
+    "UnsupportedContentError",
     "UnknownContentTypeError",
     "UnsupportedVersionError",
     "describe_type",
@@ -98,6 +102,14 @@ class RegistrationError(InvalidTypeError):
 
 class FunctionArgumentsError(InvalidValueError):
     """A function call's arguments are not a JSON object."""
+
+
+class FormatError(InvalidValueError):
+    """A provider payload that cannot be read; the message starts with the location."""
+
+
+class UnsupportedContentError(FormatError):
+    """An item that a wire format cannot carry, named by message and item index."""
 
 
 class SerializationError(InvalidValueError):

@@ -336,8 +336,9 @@ class _Hooks:
         c = self.converter
         for primitive, accepted in _ACCEPTED_PRIMITIVES.items():
             c.register_structure_hook(primitive, _primitive_reader(primitive, accepted))
-        c.register_structure_hook_func(_is_label_class, _read_label)
-        c.register_unstructure_hook_func(_is_label_class, str.__str__)
+        # Labels are str subclasses: register them by class so they win over the str hooks.
+        c.register_structure_hook(Label, _read_label)
+        c.register_unstructure_hook(Label, str.__str__)
         c.register_structure_hook(
             ChatMessageContentItemCollection, lambda value, _: self.read_items(value)
         )
@@ -390,8 +391,11 @@ def _primitive_reader(primitive: type, accepted: tuple[type, ...]) -> Callable[[
     name = "a string" if primitive is str else f"a JSON {primitive.__name__}"
 
     def read(value: Any, _: Any) -> Any:
-        if type(value) in accepted:
-            return primitive(value) if type(value) is not primitive else value
+        kind = type(value)
+        if kind is primitive:
+            return value
+        if kind in accepted or primitive is str and isinstance(value, str):
+            return primitive(value)
         raise SerializationError.mismatch("", name, describe_type(value))
 
     return read
@@ -404,7 +408,7 @@ def _read_json_object(value: Any) -> dict[str, Any]:
 
 
 def _read_label(value: Any, cls: type[Label]) -> Label:
-    if type(value) is not str:
+    if not isinstance(value, str):
         raise SerializationError.mismatch("", "a string label", describe_type(value))
     return cls(value)
 
@@ -463,10 +467,6 @@ def _write_unknown(item: UnknownContent) -> dict[str, Any]:
 def _read_unknown(data: dict[str, Any]) -> UnknownContent:
     fields = {key: value for key, value in data.items() if key != "type"}
     return UnknownContent(type=data["type"], fields=fields)
-
-
-def _is_label_class(cls: Any) -> bool:
-    return isinstance(cls, type) and issubclass(cls, Label)
 
 
 def _is_content_class(cls: Any) -> bool:

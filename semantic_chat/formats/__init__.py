@@ -1,0 +1,71 @@
+"""Wire formats: one module per format, each with the same ``to_*`` / ``from_*`` functions.
+
+``formats.get(name)``, ``formats.names()``, ``formats.detect(payload)`` and
+``formats.convert(payload, source=None, target=...)`` work over every registered format:
+``semantic-chat`` (this library's own JSON), ``openai-chat`` and ``openai-responses``.
+"""
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..history import ChatHistory
+from ..message import ChatMessageContent
+from ..serialization import from_dict, to_dict
+from . import openai_chat, openai_responses
+from .registry import WireFormat as WireFormat
+from .registry import convert as convert
+from .registry import detect as detect
+from .registry import get as get
+from .registry import names as names
+from .registry import register as register
+from .scoring import score_openai_chat, score_openai_responses, score_semantic_chat
+
+__all__ = [
+    "WireFormat",
+    "convert",
+    "detect",
+    "get",
+    "names",
+    "openai_chat",
+    "openai_responses",
+    "register",
+]
+
+
+def _read_semantic_chat(payload: Any) -> ChatHistory:
+    return from_dict(payload, ChatHistory)
+
+
+def _write_semantic_chat(history: Iterable[ChatMessageContent], **_: Any) -> Any:
+    return to_dict(ChatHistory(history))
+
+
+register(
+    WireFormat(
+        name="semantic-chat",
+        summary="this library's own JSON: every item kind, plugins and metadata, lossless",
+        from_payload=_read_semantic_chat,
+        to_payload=_write_semantic_chat,
+        score=score_semantic_chat,
+    )
+)
+register(
+    WireFormat(
+        name=openai_chat.NAME,
+        summary="OpenAI Chat Completions messages: text, images, wav/mp3 audio, files, "
+        "refusals, tool calls and results",
+        from_payload=openai_chat.from_payload,
+        to_payload=openai_chat.to_payload,
+        score=score_openai_chat,
+    )
+)
+register(
+    WireFormat(
+        name=openai_responses.NAME,
+        summary="OpenAI Responses input items: text, images, audio, files, refusals, "
+        "function calls and outputs, reasoning items",
+        from_payload=openai_responses.from_payload,
+        to_payload=openai_responses.to_payload,
+        score=score_openai_responses,
+    )
+)

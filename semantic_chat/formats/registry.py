@@ -1,0 +1,98 @@
+"""The table of wire formats: find one by name, tell which one a payload is in, convert."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from ..errors import FormatError, describe_type
+from ..history import ChatHistory
+from .wire import OnUnsupported
+
+__all__ = ["WireFormat", "convert", "detect", "get", "names", "register"]
+
+
+@attrs.frozen
+class WireFormat:
+    """A wire format: how to read and write a conversation in it, and how to recognise it."""
+
+    name: str
+    """The name used by `get`, `convert` and the command line (``openai-chat``)."""
+
+    summary: str
+    """One line saying what the format carries."""
+
+    from_payload: Callable[[Any], ChatHistory]
+    """Read a payload into a history."""
+
+    to_payload: Callable[..., Any]
+    """Write a history as a payload; takes ``on_unsupported`` as a keyword."""
+
+    score: Callable[[Any], int]
+    """How surely a payload is in this format: 0 not at all, higher is surer."""
+
+
+_FORMATS: dict[str, WireFormat] = {}
+
+
+def register(wire_format: WireFormat) -> None:
+    """Add a format (or replace the one of the same name)."""
+    _FORMATS[wire_format.name] = wire_format
+
+
+def names() -> list[str]:
+    """The registered format names, sorted."""
+    return sorted(_FORMATS)
+
+
+def get(name: str) -> WireFormat:
+    """Return the format called ``name``.
+
+    Raises:
+        FormatError: no format has that name; the message lists the names there are.
+    """
+    found = _FORMATS.get(name)
+    if found is None:
+        raise FormatError(f"unknown format {name!r}: expected one of {', '.join(names())}")
+    return found
+
+
+def detect(payload: Any) -> str:
+    """Return the name of the format ``payload`` is most surely in.
+
+    Raises:
+        FormatError: no format recognises the payload.
+    """
+    best, best_score = None, 0
+    for wire_format in _FORMATS.values():
+        score = wire_format.score(payload)
+        if score > best_score:
+            best, best_score = wire_format.name, score
+    if best is None:
+        raise FormatError(
+            f"cannot tell the format of this {describe_type(payload)}: "
+            f"pass the source format (one of {', '.join(names())})"
+        )
+    return best
+
+
+def convert(
+    payload: Any,
+    source: str | None = None,
+    *,
+    target: str,
+    on_unsupported: OnUnsupported = "raise",
+) -> Any:
+    """Read ``payload`` in ``source`` (detected when ``None``) and write it in ``target``.
+
+    ``on_unsupported="drop"`` leaves out, with a warning, what the target cannot carry.
+
+    Raises:
+        FormatError: the payload cannot be read, or a name is unknown.
+        UnsupportedContentError: the target format cannot carry something in the payload.
+    """
+    reader = get(source if source is not None else detect(payload))
+    writer = get(target)
+    return writer.to_payload(reader.from_payload(payload), on_unsupported=on_unsupported)

@@ -1,0 +1,138 @@
+"""What every wire format shares: provider hints kept in metadata, refusing or dropping items
+a format cannot carry, plugin encoders, and reading provider objects as plain dicts.
+
+A format keeps what it needs to write a payload back exactly (fields it does not model, and
+the shape it was written in) under one metadata key named after the format, e.g.
+``message.metadata["openai_chat"] = {"fields": {"refusal": None}}``. A history built by hand
+has no such key, and each format writes it in its default shape.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, TypeVar
+
+from ..contents import BinaryContent, KernelContent
+from ..errors import FormatError, UnsupportedContentError, describe_type
+from ..media import split_mime_type
+
+__all__ = [
+    "OnUnsupported",
+    "PluginCodecs",
+    "as_plain",
+    "binary_from_data_url",
+    "data_url",
+    "get_hints",
+    "require",
+    "set_hints",
+    "unsupported",
+]
+
+OnUnsupported = Literal["raise", "drop"]
+"""What a writer does with an item its format cannot carry: raise, or drop it with a warning."""
+
+_I = TypeVar("_I", bound=KernelContent)
+_B = TypeVar("_B", bound=BinaryContent)
+
+
+def as_plain(obj: Any) -> Any:
+    """Return a provider SDK object (pydantic model) as plain dicts; dicts pass through."""
+    if isinstance(obj, (dict, list)) or obj is None:
+        return obj
+    dump = getattr(obj, "model_dump", None)
+    if dump is not None:
+        return dump(mode="json", exclude_unset=True, by_alias=True)
+    raise FormatError.mismatch("", "a dict or a provider SDK object", describe_type(obj))
+
+
+def require(mapping: Mapping[str, Any], key: str, kind: type | tuple[type, ...], path: str) -> Any:
+    """Return ``mapping[key]`` after checking its type.
+
+    Raises:
+        FormatError: the key is missing or holds another type; the message names ``path.key``.
+    """
+    if key not in mapping:
+        raise FormatError(f"missing {key!r}", path=path)
+    value = mapping[key]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise FormatError.mismatch(f"{path}.{key}", names, describe_type(value))
+    return value
+
+
+def get_hints(metadata: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """Return the hints a format kept in ``metadata[key]`` (empty when there are none)."""
+    hints = metadata.get(key)
+    return hints if isinstance(hints, dict) else {}
+
+
+def set_hints(metadata: dict[str, Any], key: str, hints: dict[str, Any]) -> None:
+    """Keep non-empty hints under ``metadata[key]``."""
+    if hints:
+        metadata[key] = hints
+
+
+def unsupported(
+    on_unsupported: OnUnsupported, format_name: str, where: str, item: KernelContent, why: str
+) -> None:
+    """Refuse an item a format cannot carry, or drop it with a warning.
+
+    Raises:
+        UnsupportedContentError: ``on_unsupported`` is ``"raise"``.
+    """
+    detail = f"{format_name} cannot carry {item.content_type!s} content {why}"
+    if on_unsupported == "drop":
+        warnings.warn(f"{where}: dropped: {detail}", stacklevel=4)
+        return
+    raise UnsupportedContentError(
+        f"{detail} (pass on_unsupported='drop' to leave it out)", path=where
+    )
+
+
+def data_url(item: BinaryContent) -> str:
+    """Render a binary item's bytes as a ``data:`` URL without decoding lazy base64 text."""
+    bare, parameters = split_mime_type(item.mime_type or "application/octet-stream")
+    prefix = "".join(f";{name}={value}" for name, value in parameters)
+    return f"data:{bare}{prefix};base64,{item.base64}"
+
+
+def binary_from_data_url(cls: type[_B], url: str, path: str, **fields: Any) -> _B:
+    """Build a binary item from a ``data:`` URL, keeping base64 undecoded until it is read.
+
+    Raises:
+        FormatError: the URL is not a valid base64 ``data:`` URL.
+    """
+    header, comma, payload = url.partition(",")
+    try:
+        if comma and header.endswith(";base64") and header[:5] == "data:":
+            return cls.from_base64(payload, mime_type=header[5:-7] or "text/plain", **fields)
+        return cls.from_data_uri(url, **fields)
+    except ValueError as error:
+        raise FormatError(str(error), path=path) from None
+
+
+class PluginCodecs:
+    """Encoders and decoders that teach one format a plugin's content type."""
+
+    def __init__(self) -> None:
+        self.encoders: dict[type[KernelContent], Callable[[Any], dict[str, Any]]] = {}
+        self.decoders: dict[str, Callable[[dict[str, Any]], KernelContent]] = {}
+
+    def register_encoder(self, cls: type[_I], encode: Callable[[_I], dict[str, Any]]) -> None:
+        """Write items of ``cls`` (and its subclasses) as the part ``encode`` returns."""
+        self.encoders[cls] = encode
+
+    def register_decoder(
+        self, part_type: str, decode: Callable[[dict[str, Any]], KernelContent]
+    ) -> None:
+        """Read parts whose ``type`` is ``part_type`` with ``decode``."""
+        self.decoders[part_type] = decode
+
+    def encoder_for(self, item: KernelContent) -> Callable[[Any], dict[str, Any]] | None:
+        """Return the encoder registered for the item's class or its nearest base."""
+        for cls in type(item).__mro__:
+            encode = self.encoders.get(cls)
+            if encode is not None:
+                return encode
+        return None
