@@ -36,6 +36,11 @@ from .labels import FinishReason as FinishReason
 from .labels import Label as Label
 from .message import MESSAGE_TYPES as MESSAGE_TYPES
 from .message import ChatMessageContent as ChatMessageContent
+from .streaming import StreamingChatMessageContent as StreamingChatMessageContent
+from .streaming import StreamingFunctionCallContent as StreamingFunctionCallContent
+from .streaming import StreamingReasoningContent as StreamingReasoningContent
+from .streaming import StreamingRefusalContent as StreamingRefusalContent
+from .streaming import StreamingTextContent as StreamingTextContent
 from .usage import Usage as Usage
 
 __all__ = [
@@ -65,6 +70,11 @@ __all__ = [
     "SemanticChatError",
     "SerializationError",
     "StreamMergeError",
+    "StreamingChatMessageContent",
+    "StreamingFunctionCallContent",
+    "StreamingReasoningContent",
+    "StreamingRefusalContent",
+    "StreamingTextContent",
     "TextContent",
     "UnknownContentTypeError",
     "UnsupportedContentError",

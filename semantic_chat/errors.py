@@ -34,8 +34,8 @@ __all__ = [
     "SemanticChatError",
     "SerializationError",
     "StreamMergeError",
-    "UnsupportedContentError",
     "UnknownContentTypeError",
+    "UnsupportedContentError",
     "UnsupportedVersionError",
     "describe_type",
 ]

@@ -137,6 +137,7 @@ class ContentType(Label):
     STREAMING_TEXT: ClassVar[ContentType]
     STREAMING_FUNCTION_CALL: ClassVar[ContentType]
     STREAMING_REASONING: ClassVar[ContentType]
+    STREAMING_REFUSAL: ClassVar[ContentType]
 
 
 ContentType.TEXT = ContentType._define("text")
@@ -152,6 +153,7 @@ ContentType.UNKNOWN = ContentType._define("unknown")
 ContentType.STREAMING_TEXT = ContentType._define("streaming_text")
 ContentType.STREAMING_FUNCTION_CALL = ContentType._define("streaming_function_call")
 ContentType.STREAMING_REASONING = ContentType._define("streaming_reasoning")
+ContentType.STREAMING_REFUSAL = ContentType._define("streaming_refusal")
 
 
 class FinishReason(Label):

@@ -394,7 +394,7 @@ def _primitive_reader(primitive: type, accepted: tuple[type, ...]) -> Callable[[
         kind = type(value)
         if kind is primitive:
             return value
-        if kind in accepted or primitive is str and isinstance(value, str):
+        if kind in accepted or (primitive is str and isinstance(value, str)):
             return primitive(value)
         raise SerializationError.mismatch("", name, describe_type(value))
 

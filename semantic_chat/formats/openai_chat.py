@@ -12,7 +12,7 @@ written.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..contents import (
@@ -30,6 +30,12 @@ from ..history import ChatHistory
 from ..labels import FinishReason
 from ..media import guess_mime_type
 from ..message import ChatMessageContent
+from ..streaming import (
+    StreamingChatMessageContent,
+    StreamingFunctionCallContent,
+    StreamingRefusalContent,
+    StreamingTextContent,
+)
 from ..usage import Usage
 from .wire import (
     OnUnsupported,
@@ -47,6 +53,7 @@ __all__ = [
     "NAME",
     "from_payload",
     "from_response",
+    "from_stream",
     "register_decoder",
     "register_encoder",
     "to_payload",
@@ -194,7 +201,7 @@ def _read_message(
     return result_message
 
 
-def _read_assistant(
+def _read_assistant(  # noqa: PLR0917 - one private reader filling the caller's collections
     message: dict[str, Any],
     path: str,
     items: list[KernelContent],
@@ -221,9 +228,9 @@ def _read_assistant(
     if isinstance(audio, dict):
         audio_id = require(audio, "id", str, f"{path}.audio")
         extra = {key: value for key, value in audio.items() if key != "id"}
-        item = AudioContent(file_id=audio_id)
-        set_hints(item.metadata, HINTS, {"fields": extra} if extra else {})
-        items.append(item)
+        audio_item = AudioContent(file_id=audio_id)
+        set_hints(audio_item.metadata, HINTS, {"fields": extra} if extra else {})
+        items.append(audio_item)
     elif "audio" in message:
         fields["audio"] = audio
     tool_calls = message.get("tool_calls")
@@ -396,8 +403,8 @@ def _write_message(
     items = list(enumerate(message.items))
     results = [(i, item) for i, item in items if isinstance(item, FunctionResultContent)]
     if role in ("tool", "function") or results:
-        for i, item in results:
-            payload.append(_write_result(role, item, f"{path}.items[{i}]", on_unsupported))
+        for i, result in results:
+            payload.append(_write_result(role, result, f"{path}.items[{i}]", on_unsupported))
         rest = [(i, item) for i, item in items if not isinstance(item, FunctionResultContent)]
         if role in ("tool", "function"):
             for i, item in rest:
@@ -573,3 +580,92 @@ def _with_fields(part: dict[str, Any], item: KernelContent) -> dict[str, Any]:
         part.update(fields)
     return part
 
+
+
+# --- streaming ---------------------------------------------------------------------------
+
+
+def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
+    """Read ``chat.completion.chunk`` payloads (dicts or SDK objects) as streaming chunks.
+
+    Each choice of each chunk gives one `StreamingChatMessageContent` (its ``choice_index`` is
+    the choice's index). Text, refusal and audio-transcript deltas become text and refusal
+    fragments, tool-call deltas call fragments; the final usage-only chunk (``choices: []``)
+    gives a chunk with the usage for choice 0. Merge them with
+    `StreamingChatMessageContent.accumulate` (or `accumulate_choices` for several choices).
+
+    Raises:
+        FormatError: a chunk is malformed.
+    """
+    for number, raw in enumerate(chunks):
+        data = as_plain(raw)
+        path = f"chunks[{number}]"
+        if type(data) is not dict:
+            raise FormatError.mismatch(path, "a chat.completion.chunk object", describe_type(data))
+        choices = data.get("choices") or []
+        usage = data.get("usage")
+        read = read_usage(usage) if isinstance(usage, dict) else None
+        for position, choice in enumerate(choices):
+            where = f"{path}.choices[{position}]"
+            if type(choice) is not dict:
+                raise FormatError.mismatch(where, "a choice object", describe_type(choice))
+            chunk = _read_delta(choice, where)
+            chunk.id = data.get("id")
+            chunk.model_id = data.get("model")
+            if read is not None and position == 0:
+                chunk.usage = read
+            chunk.inner_content = raw
+            yield chunk
+        if not choices and read is not None:
+            yield StreamingChatMessageContent(
+                None, id=data.get("id"), model_id=data.get("model"), usage=read,
+                inner_content=raw,
+            )
+
+
+def _read_delta(choice: dict[str, Any], path: str) -> StreamingChatMessageContent:
+    delta = choice.get("delta") or {}
+    items: list[KernelContent] = []
+    content = delta.get("content")
+    if isinstance(content, str) and content:
+        items.append(StreamingTextContent(content))
+    refusal = delta.get("refusal")
+    if isinstance(refusal, str) and refusal:
+        items.append(StreamingRefusalContent(refusal))
+    audio = delta.get("audio")
+    if isinstance(audio, dict):
+        if isinstance(audio.get("id"), str):
+            items.append(AudioContent(file_id=audio["id"]))
+        transcript = audio.get("transcript")
+        if isinstance(transcript, str) and transcript:
+            items.append(StreamingTextContent(transcript))
+    for index, call in enumerate(delta.get("tool_calls") or []):
+        where = f"{path}.delta.tool_calls[{index}]"
+        if type(call) is not dict:
+            raise FormatError.mismatch(where, "a tool call delta", describe_type(call))
+        function = call.get("function") or {}
+        items.append(
+            StreamingFunctionCallContent(
+                id=call.get("id"),
+                name=function.get("name") or "",
+                arguments=function.get("arguments") or "",
+                index=call.get("index"),
+            )
+        )
+    function_call = delta.get("function_call")
+    if isinstance(function_call, dict):
+        items.append(
+            StreamingFunctionCallContent(
+                id=None,
+                name=function_call.get("name") or "",
+                arguments=function_call.get("arguments") or "",
+            )
+        )
+    reason = choice.get("finish_reason")
+    index = choice.get("index", 0)
+    return StreamingChatMessageContent(
+        delta.get("role"),
+        items=items,
+        choice_index=index if isinstance(index, int) else 0,
+        finish_reason=reason if isinstance(reason, str) else None,
+    )

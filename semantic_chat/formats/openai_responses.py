@@ -12,7 +12,7 @@ message whose items keep the order. Reasoning items keep their ``id``, ``summary
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..contents import (
@@ -31,6 +31,13 @@ from ..errors import FormatError, describe_type
 from ..history import ChatHistory
 from ..labels import AuthorRole, FinishReason
 from ..message import ChatMessageContent
+from ..streaming import (
+    StreamingChatMessageContent,
+    StreamingFunctionCallContent,
+    StreamingReasoningContent,
+    StreamingRefusalContent,
+    StreamingTextContent,
+)
 from ..usage import Usage
 from .wire import (
     OnUnsupported,
@@ -49,6 +56,7 @@ __all__ = [
     "from_payload",
     "from_request",
     "from_response",
+    "from_stream",
     "register_decoder",
     "register_encoder",
     "to_payload",
@@ -520,7 +528,8 @@ class _Writer:
             if audio_format is None:
                 unsupported(self.on_unsupported, _FORMAT, path, item, f"of type {bare}")
                 return None
-            part = {"type": "input_audio", "input_audio": {"data": item.base64, "format": audio_format}}
+            body = {"data": item.base64, "format": audio_format}
+            part = {"type": "input_audio", "input_audio": body}
         else:
             unsupported(self.on_unsupported, _FORMAT, path, item, f"in a {self.role} message")
             return None
@@ -585,3 +594,91 @@ def _write_call(item: FunctionCallContent) -> dict[str, Any]:
     }
     written.update(get_hints(item.metadata, HINTS).get("fields", {}))
     return written
+
+
+# --- streaming ---------------------------------------------------------------------------
+
+
+def from_stream(events: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
+    """Read Responses stream events (dicts or SDK objects) as streaming chunks.
+
+    Text, refusal and reasoning-summary deltas become fragments; a function call starts with
+    its ``output_item.added`` event (call id and name) and grows by its argument deltas, keyed
+    by ``output_index``; reasoning items keep their id and encrypted content; the final
+    ``response.completed`` (or ``incomplete``) event gives id, model, usage and finish reason.
+    Events that carry nothing for the message (``in_progress``, ``*.done`` of text ...) are
+    skipped.
+
+    Raises:
+        FormatError: an event is malformed.
+    """
+    saw_call = False
+    for number, raw in enumerate(events):
+        event = as_plain(raw)
+        path = f"events[{number}]"
+        if type(event) is not dict:
+            raise FormatError.mismatch(path, "a stream event object", describe_type(event))
+        kind = event.get("type")
+        chunk = _read_event(event, kind, path)
+        if chunk is None:
+            continue
+        saw_call = saw_call or any(
+            isinstance(item, StreamingFunctionCallContent) for item in chunk.items
+        )
+        finished = kind in ("response.completed", "response.incomplete")
+        if finished and saw_call and chunk.finish_reason == FinishReason.STOP:
+            chunk.finish_reason = FinishReason.TOOL_CALLS
+        chunk.inner_content = raw
+        yield chunk
+
+
+def _read_event(event: dict[str, Any], kind: Any, path: str) -> StreamingChatMessageContent | None:
+    delta = event.get("delta")
+    index = event.get("output_index")
+    items: list[KernelContent] = []
+    if kind == "response.output_text.delta" and isinstance(delta, str):
+        items.append(StreamingTextContent(delta))
+    elif kind == "response.refusal.delta" and isinstance(delta, str):
+        items.append(StreamingRefusalContent(delta))
+    elif kind == "response.reasoning_summary_text.delta" and isinstance(delta, str):
+        items.append(StreamingReasoningContent(delta, provider=_OPAQUE_PROVIDER))
+    elif kind == "response.function_call_arguments.delta" and isinstance(delta, str):
+        items.append(StreamingFunctionCallContent(id=None, name="", arguments=delta, index=index))
+    elif kind in ("response.output_item.added", "response.output_item.done"):
+        item = require(event, "item", dict, path)
+        fragment = _item_fragment(item, index, added=kind.endswith("added"))
+        if fragment is None:
+            return None
+        items.append(fragment)
+    elif kind in ("response.created", "response.completed", "response.incomplete"):
+        response = require(event, "response", dict, path)
+        chunk = StreamingChatMessageContent(
+            AuthorRole.ASSISTANT, id=response.get("id"), model_id=response.get("model")
+        )
+        if kind != "response.created":
+            chunk.finish_reason = _finish_reason(response, [])
+            usage = response.get("usage")
+            if isinstance(usage, dict):
+                chunk.usage = read_usage(usage)
+        return chunk
+    else:
+        return None
+    return StreamingChatMessageContent(AuthorRole.ASSISTANT, items=items)
+
+
+def _item_fragment(item: dict[str, Any], index: Any, added: bool) -> KernelContent | None:
+    kind = item.get("type")
+    if kind == "function_call" and added:
+        return StreamingFunctionCallContent(
+            id=item.get("call_id"), name=item.get("name") or "", arguments="", index=index
+        )
+    if kind == "reasoning":
+        encrypted = item.get("encrypted_content")
+        fragment = StreamingReasoningContent(
+            "", encrypted=encrypted if isinstance(encrypted, str) else None,
+            provider=_OPAQUE_PROVIDER,
+        )
+        if isinstance(item.get("id"), str):
+            fragment.metadata[HINTS] = {"fields": {"id": item["id"]}}
+        return fragment
+    return None

@@ -1,5 +1,6 @@
-"""What every wire format shares: provider hints kept in metadata, refusing or dropping items
-a format cannot carry, plugin encoders, and reading provider objects as plain dicts.
+"""What every wire format shares: hints in metadata, unsupported items, plugin codecs.
+
+Also reading provider SDK objects as plain dicts, and data URLs that stay base64.
 
 A format keeps what it needs to write a payload back exactly (fields it does not model, and
 the shape it was written in) under one metadata key named after the format, e.g.
@@ -55,7 +56,7 @@ def require(mapping: Mapping[str, Any], key: str, kind: type | tuple[type, ...],
     if key not in mapping:
         raise FormatError(f"missing {key!r}", path=path)
     value = mapping[key]
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise FormatError.mismatch(f"{path}.{key}", names, describe_type(value))
     return value

@@ -1,0 +1,399 @@
+"""Streaming chunks and how they add up into one message.
+
+A provider streams an answer as chunks; each `StreamingChatMessageContent` holds fragments:
+`StreamingTextContent`, `StreamingRefusalContent`, `StreamingReasoningContent` (text and
+signature fragments) and `StreamingFunctionCallContent` (``index``, ``id``, ``name`` and an
+``arguments`` fragment). Chunks add with ``+`` and `StreamingChatMessageContent.accumulate`:
+
+- chunks of different ``choice_index`` refuse to merge; a chunk without a role takes the
+  other's role, and two different roles refuse to merge (`StreamMergeError`);
+- adjacent text fragments join into one item, and so do refusal and reasoning fragments;
+- tool-call fragments join by ``index`` first, then by ``id`` (an index given as ``"0"`` is
+  ``0``); a fragment with neither continues the last call; different calls stay apart, in
+  the order they were first seen;
+- ``usage``, ``finish_reason``, ``id``, ``model_id`` and ``name``: the last value given wins
+  (a stream parser that gets usage deltas sums them itself); ``metadata`` merges, later keys
+  winning.
+
+`StreamingChatMessageContent.accumulate` builds each item's text from a list of fragments
+joined once, so merging n chunks costs O(total length); ``a + b`` copies both sides, so a long
+``sum()`` is quadratic: use ``accumulate`` for whole streams.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+import attrs
+
+from .contents import (
+    FunctionCallContent,
+    KernelContent,
+    ReasoningContent,
+    RefusalContent,
+    TextContent,
+)
+from .errors import StreamMergeError
+from .labels import AuthorRole, ContentType
+from .message import ChatMessageContent
+
+__all__ = [
+    "StreamingChatMessageContent",
+    "StreamingFunctionCallContent",
+    "StreamingReasoningContent",
+    "StreamingRefusalContent",
+    "StreamingTextContent",
+    "accumulate_choices",
+    "parse_partial_json",
+]
+
+
+@attrs.define(slots=True, weakref_slot=False)
+class StreamingTextContent(TextContent):
+    """A fragment of text from a stream."""
+
+    content_type: ClassVar[ContentType] = ContentType.STREAMING_TEXT
+
+
+@attrs.define(slots=True, weakref_slot=False)
+class StreamingRefusalContent(RefusalContent):
+    """A fragment of a refusal from a stream."""
+
+    content_type: ClassVar[ContentType] = ContentType.STREAMING_REFUSAL
+
+
+@attrs.define(slots=True, weakref_slot=False)
+class StreamingReasoningContent(ReasoningContent):
+    """A fragment of reasoning (text, or a piece of its signature) from a stream."""
+
+    content_type: ClassVar[ContentType] = ContentType.STREAMING_REASONING
+
+
+@attrs.define(slots=True, weakref_slot=False)
+class StreamingFunctionCallContent(FunctionCallContent):
+    """A fragment of a function call: some of its name or arguments, with its index or id."""
+
+    content_type: ClassVar[ContentType] = ContentType.STREAMING_FUNCTION_CALL
+
+    def partial_arguments(self) -> dict[str, Any]:
+        """Parse the arguments received so far, as far as they go.
+
+        ``'{"city": "Par'`` gives ``{"city": "Par"}``, so a UI can show arguments as they
+        arrive. Incomplete keys and literals are left out; an empty dict when nothing parses.
+        """
+        arguments = self.arguments
+        if arguments is None or not isinstance(arguments, str):
+            return dict(arguments or {})
+        parsed = parse_partial_json(arguments)
+        return parsed if isinstance(parsed, dict) else {}
+
+
+def _optional_role(value: AuthorRole | str | None) -> AuthorRole | None:
+    return None if value is None else AuthorRole(value)
+
+
+@attrs.define(slots=True, weakref_slot=False, init=False, on_setattr=attrs.setters.NO_OP)
+class StreamingChatMessageContent(ChatMessageContent):  # type: ignore[override]
+    """One chunk of a streamed answer: fragments of one choice's message."""
+
+    message_type: ClassVar[str] = "streaming"
+
+    role: AuthorRole | None = attrs.field(  # type: ignore[assignment]
+        default=None, converter=_optional_role
+    )
+    """Who is writing; ``None`` in chunks after the first, which don't repeat it."""
+
+    choice_index: int = 0
+    """Which of the answer's choices this chunk belongs to."""
+
+    def __init__(
+        self,
+        role: AuthorRole | str | None = None,
+        content: Any = None,
+        *,
+        choice_index: int = 0,
+        **fields: Any,
+    ) -> None:
+        super().__init__(AuthorRole.ASSISTANT, content, **fields)
+        self.role = _optional_role(role)
+        self.choice_index = choice_index
+
+    def __add__(self, other: StreamingChatMessageContent) -> StreamingChatMessageContent:
+        if not isinstance(other, StreamingChatMessageContent):
+            return NotImplemented
+        return _Accumulator(self).add(self).add(other).result()
+
+    @classmethod
+    def accumulate(
+        cls, chunks: Iterable[StreamingChatMessageContent]
+    ) -> StreamingChatMessageContent:
+        """Merge a whole stream of chunks into one, in time linear in the stream's length.
+
+        Raises:
+            StreamMergeError: chunks of different choices or roles; or no chunks at all.
+        """
+        accumulator: _Accumulator | None = None
+        for chunk in chunks:
+            if accumulator is None:
+                accumulator = _Accumulator(chunk)
+            accumulator.add(chunk)
+        if accumulator is None:
+            raise StreamMergeError("no chunks to accumulate")
+        return accumulator.result()
+
+    def to_message(self) -> ChatMessageContent:
+        """Return the finished message, with each streaming item as its plain kind.
+
+        A call's stream ``index`` is dropped: the order of the calls carries it.
+        """
+        return ChatMessageContent(
+            self.role if self.role is not None else AuthorRole.ASSISTANT,
+            items=[_plain(item) for item in self.items],
+            name=self.name,
+            id=self.id,
+            finish_reason=self.finish_reason,
+            usage=self.usage,
+            model_id=self.model_id,
+            metadata=self.metadata,
+            inner_content=self.inner_content,
+        )
+
+
+_JOINED_FRAGMENTS = (StreamingTextContent, StreamingRefusalContent, StreamingReasoningContent)
+
+
+class _Builder:
+    """Gathers the fragments of one item; joined once at the end."""
+
+    __slots__ = (
+        "arguments", "encrypted", "id", "index", "item", "metadata", "name", "signature", "text"
+    )
+
+    def __init__(self, item: KernelContent) -> None:
+        self.item = item
+        self.text: list[str] = []
+        self.signature: list[str] = []
+        self.name: list[str] = []
+        self.arguments: list[str] = []
+        self.id: str | None = None
+        self.index: int | None = None
+        self.encrypted: str | None = None
+        self.metadata: dict[str, Any] = {}
+
+    def build(self) -> KernelContent:
+        item = self.item
+        metadata = self.metadata
+        if isinstance(item, StreamingFunctionCallContent):
+            return StreamingFunctionCallContent(
+                id=self.id,
+                name="".join(self.name),
+                arguments="".join(self.arguments),
+                index=self.index,
+                metadata=metadata,
+            )
+        if isinstance(item, StreamingReasoningContent):
+            signature = "".join(self.signature) if self.signature else None
+            return StreamingReasoningContent(
+                "".join(self.text),
+                signature=signature,
+                encrypted=self.encrypted,
+                provider=item.provider,
+                metadata=metadata,
+            )
+        kind: type[TextContent | RefusalContent] = (
+            StreamingRefusalContent if isinstance(item, RefusalContent) else StreamingTextContent
+        )
+        return kind("".join(self.text), metadata=metadata)
+
+
+class _Accumulator:
+    """Merges chunks of one choice into one chunk."""
+
+    def __init__(self, first: StreamingChatMessageContent) -> None:
+        self.choice_index = first.choice_index
+        self.role: AuthorRole | None = None
+        self.entries: list[_Builder | KernelContent] = []
+        self.calls_by_index: dict[int, _Builder] = {}
+        self.calls_by_id: dict[str, _Builder] = {}
+        self.last_call: _Builder | None = None
+        self.fields: dict[str, Any] = {}
+        self.metadata: dict[str, Any] = {}
+
+    def add(self, chunk: StreamingChatMessageContent) -> _Accumulator:
+        if chunk.choice_index != self.choice_index:
+            raise StreamMergeError(
+                f"cannot merge chunks of choices {self.choice_index} and {chunk.choice_index}",
+                path="choice_index",
+            )
+        if chunk.role is not None:
+            if self.role is not None and chunk.role != self.role:
+                raise StreamMergeError(
+                    f"cannot merge chunks with roles {self.role!s} and {chunk.role!s}", path="role"
+                )
+            self.role = chunk.role
+        for item in chunk.items:
+            self._add_item(item)
+        for key in ("name", "id", "finish_reason", "usage", "model_id", "inner_content"):
+            value = getattr(chunk, key)
+            if value is not None:
+                self.fields[key] = value
+        self.metadata.update(chunk.metadata)
+        return self
+
+    def _add_item(self, item: KernelContent) -> None:
+        if isinstance(item, StreamingFunctionCallContent):
+            self._add_call(item)
+            return
+        if isinstance(item, _JOINED_FRAGMENTS):
+            last = self.entries[-1] if self.entries else None
+            if not (isinstance(last, _Builder) and type(last.item) is type(item)):
+                last = _Builder(item)
+                self.entries.append(last)
+            last.text.append(item.text)
+            if isinstance(item, StreamingReasoningContent):
+                if item.signature is not None:
+                    last.signature.append(item.signature)
+                if item.encrypted is not None:
+                    last.encrypted = item.encrypted
+            last.metadata.update(item.metadata)
+            return
+        self.entries.append(item)
+
+    def _add_call(self, fragment: StreamingFunctionCallContent) -> None:
+        index = _call_index(fragment.index)
+        target = None
+        if index is not None:
+            target = self.calls_by_index.get(index)
+        if target is None and fragment.id is not None:
+            target = self.calls_by_id.get(fragment.id)
+            if target is not None and index is not None and target.index not in (None, index):
+                target = None
+        if target is None and index is None and fragment.id is None:
+            target = self.last_call
+        if target is None:
+            target = _Builder(fragment)
+            self.entries.append(target)
+        if index is not None and target.index is None:
+            target.index = index
+            self.calls_by_index[index] = target
+        if fragment.id is not None and target.id is None:
+            target.id = fragment.id
+            self.calls_by_id[fragment.id] = target
+        if fragment.name:
+            target.name.append(fragment.name)
+        arguments = fragment.arguments
+        if arguments:
+            target.arguments.append(
+                arguments if isinstance(arguments, str) else json.dumps(dict(arguments))
+            )
+        target.metadata.update(fragment.metadata)
+        self.last_call = target
+
+    def result(self) -> StreamingChatMessageContent:
+        items = [entry.build() if isinstance(entry, _Builder) else entry for entry in self.entries]
+        merged = StreamingChatMessageContent(
+            self.role, items=items, choice_index=self.choice_index, metadata=self.metadata
+        )
+        for key, value in self.fields.items():
+            setattr(merged, key, value)
+        return merged
+
+
+def accumulate_choices(
+    chunks: Iterable[StreamingChatMessageContent],
+) -> list[StreamingChatMessageContent]:
+    """Merge a stream that interleaves several choices: one merged chunk per choice, in order.
+
+    Raises:
+        StreamMergeError: two chunks of one choice have different roles.
+    """
+    accumulators: dict[int, _Accumulator] = {}
+    for chunk in chunks:
+        accumulator = accumulators.get(chunk.choice_index)
+        if accumulator is None:
+            accumulator = accumulators[chunk.choice_index] = _Accumulator(chunk)
+        accumulator.add(chunk)
+    return [accumulators[index].result() for index in sorted(accumulators)]
+
+
+def _call_index(index: object) -> int | None:
+    """Read a call's stream index; providers send ``0`` or ``"0"``."""
+    if index is None:
+        return None
+    if isinstance(index, int) or (isinstance(index, str) and index.strip().isdigit()):
+        return int(index)
+    raise StreamMergeError(f"a tool call index must be a whole number, got {index!r}", path="index")
+
+
+def _plain(item: KernelContent) -> KernelContent:
+    if isinstance(item, StreamingFunctionCallContent):
+        return FunctionCallContent(
+            item.id, item.name, item.arguments, metadata=item.metadata,
+            inner_content=item.inner_content,
+        )
+    if isinstance(item, StreamingReasoningContent):
+        return ReasoningContent(
+            item.text, signature=item.signature, encrypted=item.encrypted,
+            provider=item.provider, metadata=item.metadata, inner_content=item.inner_content,
+        )
+    if isinstance(item, StreamingRefusalContent):
+        return RefusalContent(item.text, metadata=item.metadata, inner_content=item.inner_content)
+    if isinstance(item, StreamingTextContent):
+        return TextContent(item.text, metadata=item.metadata, inner_content=item.inner_content)
+    return item
+
+
+def parse_partial_json(text: str) -> Any:
+    """Parse the longest prefix of a JSON text that can be completed, completing it.
+
+    Open strings are closed and open objects and arrays are ended; a trailing partial key,
+    number or literal is left out. Returns ``None`` when no prefix parses.
+    """
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    states = _scan_states(text)
+    for cut in range(len(text), 0, -1):
+        state = states[cut]
+        if state is None:
+            continue
+        in_string, stack = state
+        candidate = text[:cut] + ('"' if in_string else "") + "".join(
+            "}" if opener == "{" else "]" for opener in reversed(stack)
+        )
+        try:
+            return json.loads(candidate)
+        except ValueError:
+            continue
+    return None
+
+
+def _scan_states(text: str) -> list[tuple[bool, str] | None]:
+    """For each prefix length, whether it ends inside a string and which brackets are open.
+
+    ``None`` marks a prefix that ends just after a backslash inside a string, which no
+    closing quote can complete.
+    """
+    states: list[tuple[bool, str] | None] = [(False, "")]
+    in_string = escaped = False
+    stack = ""
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            stack += char
+        elif char in "}]" and stack:
+            stack = stack[:-1]
+        states.append(None if escaped else (in_string, stack))
+    return states
+
