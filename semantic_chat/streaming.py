@@ -77,6 +77,10 @@ class StreamingFunctionCallContent(FunctionCallContent):
 
     content_type: ClassVar[ContentType] = ContentType.STREAMING_FUNCTION_CALL
 
+    def __attrs_post_init__(self) -> None:
+        # Providers send the index as 0 or "0"; keep one spelling so fragments compare.
+        self.index = _call_index(self.index)
+
     def partial_arguments(self) -> dict[str, Any]:
         """Parse the arguments received so far, as far as they go.
 
@@ -96,7 +100,10 @@ def _optional_role(value: AuthorRole | str | None) -> AuthorRole | None:
 
 @attrs.define(slots=True, weakref_slot=False, init=False, on_setattr=attrs.setters.NO_OP)
 class StreamingChatMessageContent(ChatMessageContent):  # type: ignore[override]
-    """One chunk of a streamed answer: fragments of one choice's message."""
+    """One chunk of a streamed answer: fragments of one choice's message.
+
+    A plain string given as ``content`` becomes a `StreamingTextContent` fragment.
+    """
 
     message_type: ClassVar[str] = "streaming"
 
@@ -116,6 +123,11 @@ class StreamingChatMessageContent(ChatMessageContent):  # type: ignore[override]
         choice_index: int = 0,
         **fields: Any,
     ) -> None:
+        # Plain strings in a chunk are text fragments, so that they join when chunks add.
+        if isinstance(content, str):
+            content = StreamingTextContent(content)
+        elif isinstance(content, (list, tuple)):
+            content = [StreamingTextContent(c) if isinstance(c, str) else c for c in content]
         super().__init__(AuthorRole.ASSISTANT, content, **fields)
         self.role = _optional_role(role)
         self.choice_index = choice_index

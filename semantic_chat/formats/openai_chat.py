@@ -100,8 +100,8 @@ def from_payload(messages: Iterable[Any]) -> ChatHistory:
     history = ChatHistory()
     call_names: dict[str, str] = {}
     for index, raw in enumerate(messages):
-        message = as_plain(raw)
         path = f"messages[{index}]"
+        message = as_plain(raw, path)
         if type(message) is not dict:
             raise FormatError.mismatch(path, "a message object", describe_type(message))
         history.messages.append(_read_message(message, path, call_names))
@@ -118,7 +118,7 @@ def from_response(completion: Any, *, choice: int = 0) -> ChatMessageContent:
     Raises:
         FormatError: the completion has no such choice or is malformed.
     """
-    data = as_plain(completion)
+    data = as_plain(completion, "completion")
     if type(data) is not dict:
         raise FormatError.mismatch("completion", "a ChatCompletion object", describe_type(data))
     choices = require(data, "choices", list, "completion")
@@ -598,8 +598,8 @@ def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
         FormatError: a chunk is malformed.
     """
     for number, raw in enumerate(chunks):
-        data = as_plain(raw)
         path = f"chunks[{number}]"
+        data = as_plain(raw, path)
         if type(data) is not dict:
             raise FormatError.mismatch(path, "a chat.completion.chunk object", describe_type(data))
         choices = data.get("choices") or []

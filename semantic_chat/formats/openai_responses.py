@@ -115,7 +115,7 @@ def from_request(request: Any) -> ChatHistory:
     Raises:
         FormatError: the request or one of its items is malformed.
     """
-    body = as_plain(request)
+    body = as_plain(request, "request")
     if type(body) is not dict:
         raise FormatError.mismatch("request", "a request object", describe_type(body))
     instructions = body.get("instructions")
@@ -134,7 +134,7 @@ def from_response(response: Any) -> ChatMessageContent:
     Raises:
         FormatError: the response is malformed.
     """
-    data = as_plain(response)
+    data = as_plain(response, "response")
     if type(data) is not dict:
         raise FormatError.mismatch("response", "a Response object", describe_type(data))
     history = ChatHistory()
@@ -188,8 +188,8 @@ class _Reader:
 
     def read_all(self, items: Iterable[Any], path: str) -> None:
         for index, raw in enumerate(items):
-            item = as_plain(raw)
             where = f"{path}[{index}]"
+            item = as_plain(raw, where)
             if type(item) is not dict:
                 raise FormatError.mismatch(where, "an input item object", describe_type(item))
             self.read(item, where)
@@ -614,8 +614,8 @@ def from_stream(events: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
     """
     saw_call = False
     for number, raw in enumerate(events):
-        event = as_plain(raw)
         path = f"events[{number}]"
+        event = as_plain(raw, path)
         if type(event) is not dict:
             raise FormatError.mismatch(path, "a stream event object", describe_type(event))
         kind = event.get("type")

@@ -37,14 +37,18 @@ _I = TypeVar("_I", bound=KernelContent)
 _B = TypeVar("_B", bound=BinaryContent)
 
 
-def as_plain(obj: Any) -> Any:
-    """Return a provider SDK object (pydantic model) as plain dicts; dicts pass through."""
+def as_plain(obj: Any, path: str = "") -> Any:
+    """Return a provider SDK object (pydantic model) as plain dicts; dicts pass through.
+
+    Raises:
+        FormatError: ``obj`` is neither; the message names ``path``.
+    """
     if isinstance(obj, (dict, list)) or obj is None:
         return obj
     dump = getattr(obj, "model_dump", None)
     if dump is not None:
         return dump(mode="json", exclude_unset=True, by_alias=True)
-    raise FormatError.mismatch("", "a dict or a provider SDK object", describe_type(obj))
+    raise FormatError.mismatch(path, "an object or a provider SDK model", describe_type(obj))
 
 
 def require(mapping: Mapping[str, Any], key: str, kind: type | tuple[type, ...], path: str) -> Any:
