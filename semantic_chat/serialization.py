@@ -16,7 +16,6 @@ is a `SerializationError` whose message starts with the location
 
 from __future__ import annotations
 
-import binascii
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -40,7 +39,7 @@ from .errors import (
 )
 from .history import ChatHistory
 from .labels import Label
-from .media import decode_base64
+from .media import check_base64, encode_base64
 from .message import MESSAGE_TYPES, ChatMessageContent
 from .usage import Usage
 
@@ -68,7 +67,6 @@ _ACCEPTED_PRIMITIVES: dict[type, tuple[type, ...]] = {
     float: (float, int),
     bool: (bool,),
 }
-_B64_ALPHABET = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
 class _Hooks:
@@ -367,7 +365,7 @@ class _Hooks:
 
 
 def _write_bytes(value: bytes) -> str:
-    return binascii.b2a_base64(value, newline=False).decode("ascii")
+    return encode_base64(value)
 
 
 def _hook_override(writing: bool, hook: Callable[..., Any]) -> AttributeOverride:
@@ -426,25 +424,11 @@ def _read_payload(value: Any, _: Any) -> bytes | _Base64Text | None:
         return value
     if type(value) is not str:
         raise SerializationError.mismatch("", "base64 text", describe_type(value))
-    _check_base64(value)
+    try:
+        check_base64(value)
+    except ValueError as error:
+        raise SerializationError(str(error)) from None
     return _Base64Text(value)
-
-
-def _check_base64(text: str) -> None:
-    """Validate base64 text without decoding it (decoding waits until `.data` is read)."""
-    body = text.rstrip("=")
-    valid = (
-        len(text) % 4 == 0
-        and len(text) - len(body) <= 2
-        and body.isascii()
-        and not body.encode("ascii").translate(None, _B64_ALPHABET)
-    )
-    if not valid:
-        try:
-            decode_base64(text)
-        except ValueError as error:
-            raise SerializationError(str(error)) from None
-        raise SerializationError("invalid base64: not canonical standard base64 text")
 
 
 def _required_nullable_fields(cls: type) -> tuple[str, ...]:

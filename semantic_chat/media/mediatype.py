@@ -1,0 +1,283 @@
+"""Media types: validation, magic-byte sniffing and guessing from file names.
+
+Named ``mediatype`` rather than ``mimetypes`` so it never shadows the stdlib module.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import re
+
+__all__ = [
+    "guess_mime_type",
+    "kind_of_mime_type",
+    "normalize_mime_type",
+    "sniff_mime_type",
+    "split_mime_type",
+]
+
+# RFC 6838 section 4.2 restricted-name: 1 to 127 characters, the first alphanumeric.
+_RESTRICTED_NAME = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}"
+_TYPE_RE = re.compile(rf"({_RESTRICTED_NAME})/({_RESTRICTED_NAME})")
+# RFC 2045 token: printable ASCII except space and tspecials.
+_TOKEN_RE = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+# Parameter values: anything printable but the separators of the media-type syntax.
+_VALUE_RE = re.compile(r"[^\x00-\x20\x7f;,]+")
+
+Parameters = tuple[tuple[str, str], ...]
+
+
+def parse_type(text: str) -> str | None:
+    """Return ``type/subtype`` lower-cased, or None when *text* is not a restricted-name pair."""
+    match = _TYPE_RE.fullmatch(text)
+    return match.group(0).lower() if match else None
+
+
+def parse_parameter(segment: str) -> tuple[str, str] | None:
+    """Return ``(name, value)`` for a ``name=value`` segment (name lower-cased), else None."""
+    name, sep, value = segment.strip().partition("=")
+    if not sep or not _TOKEN_RE.fullmatch(name) or not _VALUE_RE.fullmatch(value):
+        return None
+    return name.lower(), value
+
+
+def split_mime_type(value: str) -> tuple[str, Parameters]:
+    """Split a media type into its bare ``type/subtype`` and its parameters.
+
+    Args:
+        value: A media type such as ``"audio/L16; rate=16000"``.
+
+    Returns:
+        The lower-cased ``type/subtype`` and the ``(name, value)`` parameters in order,
+        names lower-cased and values as written.
+
+    Raises:
+        ValueError: If *value* is not ``type/subtype`` made of RFC 6838 restricted names,
+            optionally followed by ``;name=value`` parameters.
+    """
+    head, *segments = value.strip().split(";")
+    bare = parse_type(head.strip())
+    if bare is None:
+        raise ValueError(f"malformed media type {value!r}: expected type/subtype")
+    parameters = []
+    for segment in segments:
+        parameter = parse_parameter(segment)
+        if parameter is None:
+            raise ValueError(
+                f"malformed media type {value!r}: parameter {segment.strip()!r} "
+                "is not name=value"
+            )
+        parameters.append(parameter)
+    return bare, tuple(parameters)
+
+
+def normalize_mime_type(value: str) -> str:
+    """Validate a media type and return it with ``type/subtype`` lower-cased.
+
+    The type is never "corrected" to another one (``audio/mp3`` stays ``audio/mp3``).
+    Parameters are kept, written as ``;name=value`` with the name lower-cased and the value
+    as given.
+
+    Args:
+        value: A media type such as ``"image/PNG"`` or ``"text/plain; charset=UTF-8"``.
+
+    Returns:
+        The normalised media type, e.g. ``"image/png"`` or ``"text/plain;charset=UTF-8"``.
+
+    Raises:
+        ValueError: If *value* is not a syntactically valid media type.
+    """
+    bare, parameters = split_mime_type(value)
+    return bare + "".join(f";{name}={val}" for name, val in parameters)
+
+
+def kind_of_mime_type(mime_type: str) -> str:
+    """Return the lower-cased top-level type (``"image"``, ``"audio"``, ``"text"`` ...).
+
+    Args:
+        mime_type: A media type, with or without parameters.
+
+    Returns:
+        The part before the ``/``, lower-cased.
+
+    Raises:
+        ValueError: If *mime_type* is not a syntactically valid media type.
+    """
+    return split_mime_type(mime_type)[0].partition("/")[0]
+
+
+_MP4_BRANDS = {
+    b"M4A ": "audio/mp4",
+    b"M4B ": "audio/mp4",
+    b"avif": "image/avif",
+    b"avis": "image/avif",
+    b"heic": "image/heic",
+    b"heix": "image/heic",
+    b"mif1": "image/heif",
+    b"msf1": "image/heif",
+    b"qt  ": "video/quicktime",
+}
+_BMP_HEADER_SIZES = frozenset({12, 40, 52, 56, 64, 108, 124})
+
+
+def _ebml_vint(data: bytes, pos: int, *, keep_marker: bool) -> tuple[int, int] | None:
+    """Read an EBML variable-length integer at *pos*; return (value, next position)."""
+    if pos >= len(data) or data[pos] == 0:
+        return None
+    first = data[pos]
+    length = 8 - first.bit_length() + 1
+    if pos + length > len(data):
+        return None
+    value = first if keep_marker else first & (0xFF >> length)
+    for byte in data[pos + 1 : pos + length]:
+        value = (value << 8) | byte
+    return value, pos + length
+
+
+def _ebml_doctype(data: bytes) -> bytes | None:
+    """Return the DocType of the EBML header at the start of *data*, if readable."""
+    header = _ebml_vint(data, 4, keep_marker=False)
+    if header is None:
+        return None
+    size, pos = header
+    end = min(len(data), pos + size)
+    while pos < end:
+        element = _ebml_vint(data, pos, keep_marker=True)
+        if element is None:
+            return None
+        element_id, pos = element
+        length = _ebml_vint(data, pos, keep_marker=False)
+        if length is None:
+            return None
+        size, pos = length
+        if element_id == 0x4282:
+            return data[pos : pos + size].rstrip(b"\0")
+        pos += size
+    return None
+
+
+def _is_mpeg_audio_frame(data: bytes) -> bool:
+    """Whether *data* starts with an MPEG audio frame header (layer I, II or III)."""
+    if len(data) < 3 or data[0] != 0xFF or data[1] & 0xE0 != 0xE0:
+        return False
+    version = (data[1] >> 3) & 3
+    layer = (data[1] >> 1) & 3
+    bitrate = data[2] >> 4
+    rate = (data[2] >> 2) & 3
+    return version != 1 and layer != 0 and bitrate != 15 and rate != 3
+
+
+def sniff_mime_type(data: bytes) -> str | None:
+    """Identify common image, audio, video and document formats from their magic bytes.
+
+    Recognises PNG, JPEG, GIF, WebP, BMP, WAV, MP3, AAC (ADTS), FLAC, Ogg, WebM,
+    Matroska, MP4/M4A (plus AVIF/HEIC/QuickTime by their ``ftyp`` brand) and PDF.
+
+    Args:
+        data: The first bytes of a file; a few dozen are enough.
+
+    Returns:
+        The media type, or None when the format is not recognised.
+    """
+    head = bytes(data[:64])
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if head.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if head[:6] in (b"GIF87a", b"GIF89a"):
+        return "image/gif"
+    if head.startswith(b"RIFF") and len(head) >= 12:
+        return {b"WEBP": "image/webp", b"WAVE": "audio/wav", b"AVI ": "video/x-msvideo"}.get(
+            head[8:12]
+        )
+    if (
+        head.startswith(b"BM")
+        and len(head) >= 18
+        and int.from_bytes(head[14:18], "little") in _BMP_HEADER_SIZES
+    ):
+        return "image/bmp"
+    if head.startswith(b"ID3") or _is_mpeg_audio_frame(head):
+        return "audio/mpeg"
+    if len(head) >= 2 and head[0] == 0xFF and head[1] & 0xF6 == 0xF0:
+        return "audio/aac"
+    if head.startswith(b"fLaC"):
+        return "audio/flac"
+    if head.startswith(b"OggS"):
+        return "audio/ogg"
+    if head.startswith(b"\x1a\x45\xdf\xa3"):
+        doctype = _ebml_doctype(bytes(data[:4096]))
+        return "video/x-matroska" if doctype == b"matroska" else "video/webm"
+    if head[4:8] == b"ftyp" and len(head) >= 12:
+        return _MP4_BRANDS.get(head[8:12], "video/mp4")
+    if head.startswith(b"%PDF-"):
+        return "application/pdf"
+    return None
+
+
+# Our own table wins over the stdlib so the answer never depends on the host's mime database.
+_EXTENSIONS = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".bmp": "image/bmp",
+    ".svg": "image/svg+xml",
+    ".avif": "image/avif",
+    ".heic": "image/heic",
+    ".wav": "audio/wav",
+    ".mp3": "audio/mpeg",
+    ".flac": "audio/flac",
+    ".ogg": "audio/ogg",
+    ".oga": "audio/ogg",
+    ".opus": "audio/ogg",
+    ".m4a": "audio/mp4",
+    ".aac": "audio/aac",
+    ".webm": "video/webm",
+    ".mkv": "video/x-matroska",
+    ".mp4": "video/mp4",
+    ".mov": "video/quicktime",
+    ".pdf": "application/pdf",
+    ".txt": "text/plain",
+    ".md": "text/markdown",
+    ".markdown": "text/markdown",
+    ".csv": "text/csv",
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".json": "application/json",
+    ".jsonl": "application/jsonl",
+    ".yaml": "application/yaml",
+    ".yml": "application/yaml",
+    ".xml": "application/xml",
+    ".zip": "application/zip",
+    ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ".gz": "application/gzip",
+}
+# A private instance holds only Python's built-in table, never the host's files or registry.
+_BUILTIN_TYPES = mimetypes.MimeTypes()
+
+
+def guess_mime_type(filename: str) -> str | None:
+    """Guess a media type from a file name's extension (case-insensitive).
+
+    Our own table is consulted first, then Python's built-in table (never the operating
+    system's mime database), so the answer is the same on every machine.
+
+    Args:
+        filename: A file name or path, e.g. ``"photo.JPG"`` or ``"/tmp/a/notes.md"``.
+
+    Returns:
+        The media type, or None when the extension is missing or unknown.
+    """
+    name = filename.replace("\\", "/").rpartition("/")[2]
+    stem, dot, extension = name.rpartition(".")
+    if not dot or not stem.strip("."):
+        return None
+    suffix = "." + extension.lower()
+    return (
+        _EXTENSIONS.get(suffix)
+        or _BUILTIN_TYPES.types_map[True].get(suffix)
+        or _BUILTIN_TYPES.types_map[False].get(suffix)
+    )
