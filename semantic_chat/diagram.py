@@ -106,9 +106,12 @@ def _members(cls: type) -> tuple[str, ...]:
     if cls in _LABELS:
         return tuple(str.__str__(v) for v in vars(cls).values() if type(v) is cls)
     if attrs.has(cls):
+        # The annotation text as written: attrs.resolve_types (which cattrs calls) replaces
+        # a.type with objects in place, so it would depend on what ran before.
+        written = _own_annotations(cls)
         own = [a for a in attrs.fields(cls) if not a.inherited]
         return tuple(
-            a.alias or a.name if a.type is None else f"{a.alias or a.name}: {_type_text(a.type)}"
+            f"{a.alias or a.name}: {written[a.name]}" if a.name in written else a.alias or a.name
             for a in own
         )
     return tuple(

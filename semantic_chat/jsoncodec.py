@@ -61,11 +61,15 @@ def dumps(value: Any, indent: int | None = None) -> str:
         except orjson.JSONEncodeError:
             raise _locate_unencodable(value) from None
     separators = (",", ": ") if indent else (",", ":")
-    text = json.dumps(value, ensure_ascii=False, indent=indent, separators=separators)
     try:
+        text = json.dumps(
+            value, ensure_ascii=False, indent=indent, separators=separators, allow_nan=False
+        )
         text.encode("utf-8")
-    except UnicodeEncodeError:
+    except (ValueError, UnicodeEncodeError):
         raise _locate_unencodable(value) from None
+    if _LONG_NUMBER.search(text) and _find_unencodable(value, "", False) is not None:
+        raise _locate_unencodable(value)  # an integer orjson would refuse: refuse it too
     if "e-" in text:
         text = _STRING_OR_EXPONENT.sub(_orjson_float, text)
     return text
@@ -84,10 +88,32 @@ def loads(text: str | bytes | bytearray | memoryview) -> Any:
             return orjson.loads(text)
         except orjson.JSONDecodeError as error:
             raise SerializationError(f"malformed JSON: {error}") from None
+    if isinstance(text, (bytes, bytearray)) and text[:3] == b"\xef\xbb\xbf":
+        raise SerializationError("malformed JSON: a UTF-8 byte order mark is not JSON")
     try:
-        return json.loads(text)
+        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise SerializationError(f"malformed JSON: {error}") from None
+    source = text if isinstance(text, str) else bytes(text).decode("utf-8", "replace")
+    if _SURROGATE_ESCAPE.search(source) and _find_unencodable(value, "", True) is not None:
+        raise SerializationError("malformed JSON: a lone surrogate escape is not valid UTF-8")
+    return value
+
+
+_LONG_NUMBER = re.compile(r"\d{20}")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise SerializationError(f"malformed JSON: {text} is out of the range of a float")
+    return value
+
+
+def _refuse_constant(name: str) -> Any:
+    # orjson refuses NaN and Infinity, which are not JSON; the fallback must agree.
+    raise SerializationError(f"malformed JSON: {name} is not a JSON value")
 
 
 def json_value(value: Any, path: str) -> Any:
@@ -139,33 +165,48 @@ def _orjson_float(match: re.Match[str]) -> str:
 
 
 def _locate_unencodable(value: Any) -> SerializationError:
-    """Say where the first string that UTF-8 cannot encode is."""
-    found = _find_surrogate(value, "")
-    if found is None:
-        return SerializationError(f"{describe_type(value)} cannot be written as JSON")
-    return found
+    """Say where the first value that JSON cannot carry is, and what it is."""
+    found = _find_unencodable(value, "", False)
+    return found or SerializationError(f"{describe_type(value)} cannot be written as JSON")
 
 
-def _find_surrogate(value: Any, path: str) -> SerializationError | None:
-    if isinstance(value, str):
+# Below these keys the values are free JSON, located as ["key"] rather than .field.
+_JSON_CONTAINERS = frozenset(("metadata", "fields", "result", "arguments"))
+
+
+def _find_unencodable(value: Any, path: str, free: bool) -> SerializationError | None:
+    kind = type(value)
+    if kind is str:
         try:
             value.encode("utf-8")
         except UnicodeEncodeError as error:
             return SerializationError(
-                f"lone surrogate {value[error.start]!r} at character {error.start} "
+                f"lone surrogate {value[error.start]!a} at character {error.start} "
                 "cannot be written as UTF-8",
                 path=path,
             )
-        return None
-    if isinstance(value, dict):
+    elif kind is int:
+        if not _INT_MIN <= value <= _INT_MAX:
+            return SerializationError(
+                "integer outside the 64-bit range JSON readers accept", path=path
+            )
+    elif kind is float:
+        if not math.isfinite(value):
+            return SerializationError(f"{value} is not a JSON value", path=path)
+    elif kind is dict:
         for key, item in value.items():
-            where = f"{path}.{key}" if path else str(key)
-            found = _find_surrogate(key, where) or _find_surrogate(item, where)
+            if free or not str(key).isidentifier():
+                where = f"{path}[{json.dumps(str(key))}]"
+            else:
+                where = f"{path}.{key}" if path else str(key)
+            found = _find_unencodable(key, where, True) or _find_unencodable(
+                item, where, free or key in _JSON_CONTAINERS
+            )
             if found is not None:
                 return found
-    elif isinstance(value, list):
+    elif kind is list:
         for index, item in enumerate(value):
-            found = _find_surrogate(item, f"{path}[{index}]")
+            found = _find_unencodable(item, f"{path}[{index}]", free)
             if found is not None:
                 return found
     return None

@@ -16,6 +16,7 @@ is a `SerializationError` whose message starts with the location
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -31,6 +32,7 @@ from .contents import CONTENT_TYPES, BinaryContent, KernelContent, UnknownConten
 from .contents.binary import _Base64Text
 from .contents.function_result import FunctionResultContent
 from .errors import (
+    InvalidValueError,
     SemanticChatError,
     SerializationError,
     UnknownContentTypeError,
@@ -187,6 +189,8 @@ class _Hooks:
         overrides: dict[str, Any] = {"inner_content": override(omit=True)}
         for field in attrs.fields(cls):
             name, alias = field.name, field.alias
+            if name == "inner_content":
+                continue
             if issubclass(cls, FunctionResultContent) and name == "result":
                 overrides[name] = override(omit=True)
             elif issubclass(cls, BinaryContent) and name == "_data":
@@ -195,6 +199,8 @@ class _Hooks:
             elif _holds_json(field.type):
                 hook = _json_hook(alias, writing, field.type)
                 overrides[name] = _hook_override(writing, hook)
+            elif writing and _holds_float(field.type):
+                overrides[name] = override(unstruct_hook=_finite_float_writer(alias or name))
         return overrides
 
     def _write_result(self, item: FunctionResultContent, written: dict[str, Any]) -> None:
@@ -351,10 +357,8 @@ class _Hooks:
         c.register_unstructure_hook_func(_is_message_class, self.write_message)
         c.register_structure_hook(ChatHistory, lambda value, _: self.read_history(value))
         c.register_unstructure_hook(ChatHistory, self.write_history)
-        c.register_structure_hook(
-            Usage,
-            make_dict_structure_fn(Usage, c, _cattrs_detailed_validation=True),
-        )
+        read_usage = make_dict_structure_fn(Usage, c, _cattrs_detailed_validation=True)
+        c.register_structure_hook(Usage, lambda value, _: read_usage(_json_object(value, "usage")))
         c.register_unstructure_hook(
             Usage, make_dict_unstructure_fn(Usage, c, _cattrs_omit_if_default=True)
         )
@@ -377,12 +381,35 @@ def _holds_json(annotation: Any) -> bool:
     return "Any" in text
 
 
+def _holds_float(annotation: Any) -> bool:
+    return "float" in (annotation if isinstance(annotation, str) else repr(annotation))
+
+
+def _finite_float_writer(field: str) -> Callable[[Any], Any]:
+    # orjson writes NaN as null and json as NaN; neither reads back, so refuse both.
+    def write(value: Any) -> Any:
+        if type(value) is float and not math.isfinite(value):
+            raise SerializationError(f"{value} is not a JSON value", path=field)
+        return value
+
+    return write
+
+
 def _json_hook(field: str, writing: bool, annotation: Any) -> Callable[..., Any]:
     if writing:
         return lambda value: jsoncodec.json_value(value, field)
-    if str(annotation).startswith("dict"):
+    text = str(annotation)
+    if text.startswith("dict"):
         return lambda value, _: _read_json_object(value)
+    if text.startswith("str | Mapping"):  # FunctionCallContent.arguments
+        return _read_text_or_object
     return lambda value, _: value
+
+
+def _read_text_or_object(value: Any, _: Any) -> Any:
+    if value is None or type(value) in (str, dict):
+        return value
+    raise SerializationError.mismatch("", "a string or a JSON object", describe_type(value))
 
 
 def _primitive_reader(primitive: type, accepted: tuple[type, ...]) -> Callable[[Any, Any], Any]:
@@ -400,15 +427,23 @@ def _primitive_reader(primitive: type, accepted: tuple[type, ...]) -> Callable[[
 
 
 def _read_json_object(value: Any) -> dict[str, Any]:
+    return dict(_json_object(value, "a JSON object"))
+
+
+def _json_object(value: Any, what: str) -> dict[str, Any]:
     if type(value) is not dict:
-        raise SerializationError.mismatch("", "a JSON object", describe_type(value))
-    return dict(value) if value else {}
+        expected = what if what.startswith("a") else f"a {what} object"
+        raise SerializationError.mismatch("", expected, describe_type(value))
+    return value
 
 
 def _read_label(value: Any, cls: type[Label]) -> Label:
     if not isinstance(value, str):
         raise SerializationError.mismatch("", "a string label", describe_type(value))
-    return cls(value)
+    try:
+        return cls(value)
+    except InvalidValueError as error:
+        raise SerializationError(error.detail) from None
 
 
 def _write_payload(value: bytes | str | None) -> str | None:
@@ -442,13 +477,25 @@ def _required_nullable_fields(cls: type) -> tuple[str, ...]:
 
 def _write_unknown(item: UnknownContent) -> dict[str, Any]:
     written: dict[str, Any] = {"type": item.type}
-    written.update(jsoncodec.json_value(item.fields, "fields"))
+    for key, value in jsoncodec.json_value(item.fields, "fields").items():
+        clashes = key == "type" or (key == "metadata" and (item.metadata or type(value) is dict))
+        if clashes:
+            raise SerializationError(
+                f"{key!r} would be read back as the item's own {key}, not as a field",
+                path=f"fields[{key!r}]",
+            )
+        written[key] = value
     if item.metadata:
         written["metadata"] = jsoncodec.json_value(item.metadata, "metadata")
     return written
 
 
 def _read_unknown(data: dict[str, Any]) -> UnknownContent:
+    # A "metadata" object is the item's metadata; anything else by that name is a field.
+    metadata = data.get("metadata")
+    if type(metadata) is dict:
+        fields = {key: value for key, value in data.items() if key not in ("type", "metadata")}
+        return UnknownContent(type=data["type"], fields=fields, metadata=dict(metadata))
     fields = {key: value for key, value in data.items() if key != "type"}
     return UnknownContent(type=data["type"], fields=fields)
 

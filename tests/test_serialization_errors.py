@@ -1,0 +1,791 @@
+"""Errors of `semantic_chat.serialization`: located messages when reading and writing."""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import attrs
+import pytest
+from cattrs.errors import BaseValidationError
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import histories, json_values
+
+from semantic_chat import (
+    BinaryContent,
+    ChatHistory,
+    ChatMessageContent,
+    ContentType,
+    FunctionCallContent,
+    FunctionResultContent,
+    ImageContent,
+    KernelContent,
+    SerializationError,
+    TextContent,
+    UnknownContent,
+    UnknownContentTypeError,
+    UnsupportedVersionError,
+    Usage,
+    jsoncodec,
+)
+from semantic_chat.contents.base import CONTENT_TYPES
+from semantic_chat.message import MESSAGE_TYPES
+from semantic_chat.serialization import from_dict, from_json, to_dict, to_json
+
+BACKENDS = ("json", "orjson")
+
+
+@pytest.fixture(autouse=True)
+def _restore_backend() -> Iterator[None]:
+    saved = jsoncodec.BACKEND
+    yield
+    jsoncodec.use_backend(saved)
+
+
+@contextmanager
+def backend(name: str) -> Iterator[None]:
+    saved = jsoncodec.BACKEND
+    jsoncodec.use_backend(name)
+    try:
+        yield
+    finally:
+        jsoncodec.use_backend(saved)
+
+
+def history_of(*messages: str) -> str:
+    return '{"version":1,"messages":[' + ",".join(messages) + "]}"
+
+
+def user_with(*items: str) -> str:
+    return '{"role":"user","items":[' + ",".join(items) + "]}"
+
+
+def read_error(text: str | bytes, cls: type = ChatHistory, **kwargs: Any) -> SerializationError:
+    """Read ``text`` with both backends; return the error (the same from each)."""
+    errors = []
+    for name in BACKENDS:
+        with backend(name), pytest.raises(SerializationError) as info:
+            from_json(text, cls, **kwargs)
+        errors.append(info.value)
+    first, second = errors
+    assert type(first) is type(second)
+    assert str(first) == str(second)
+    assert isinstance(first, ValueError)
+    assert not isinstance(first, (KeyError, BaseValidationError))
+    assert first.__cause__ is None
+    if first.path:
+        assert str(first).startswith(first.path + ": ")
+    return first
+
+
+# --- malformed JSON --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+@pytest.mark.parametrize(
+    "text",
+    ['{"version":1,', "", "not json", b'{"version":1,"messages":["\xff"]}',
+     memoryview(b"[1,"), bytearray(b"{,}")],
+    ids=["truncated", "empty", "words", "bad-utf8", "memoryview", "bytearray"],
+)
+def test_malformed_json(name: str, text: Any) -> None:
+    with backend(name), pytest.raises(SerializationError) as info:
+        from_json(text, ChatHistory)
+    assert str(info.value).startswith("malformed JSON: ")
+    assert info.value.path == ""
+
+
+# --- reading: exact messages and locations ---------------------------------------------------
+
+
+TEXT = '{"type":"text","text":"a"}'
+
+READ_ERRORS = [
+    # the item's type label
+    (
+        history_of(user_with('{"text":"a"}')),
+        "messages[0].items[0].type: missing the item's type label",
+    ),
+    (
+        history_of(user_with('{"type":null}')),
+        "messages[0].items[0].type: missing the item's type label",
+    ),
+    (
+        history_of(user_with(TEXT, '{"type":3}')),
+        "messages[0].items[1].type: expected a string, got int",
+    ),
+    (
+        history_of(user_with('{"type":["text"]}')),
+        "messages[0].items[0].type: expected a string, got list",
+    ),
+    # required fields
+    (history_of('{"items":[]}'), "messages[0].role: missing required field"),
+    (history_of(user_with('{"type":"text"}')), "messages[0].items[0].text: missing required field"),
+    (
+        history_of(user_with('{"type":"function_call","id":"c"}')),
+        "messages[0].items[0].name: missing required field",
+    ),
+    # fields of the wrong type
+    (
+        history_of(user_with('{"type":"text","text":3}')),
+        "messages[0].items[0].text: expected a string, got int",
+    ),
+    (
+        history_of(user_with('{"type":"text","text":null}')),
+        "messages[0].items[0].text: expected a string, got NoneType",
+    ),
+    (
+        history_of(user_with('{"type":"function_call","id":"c","name":"f","index":true}')),
+        "messages[0].items[0].index: expected a JSON int, got bool",
+    ),
+    (
+        history_of(user_with('{"type":"function_call","id":7,"name":"f"}')),
+        "messages[0].items[0].id: expected a string, got int",
+    ),
+    (
+        history_of(user_with('{"type":"function_result","call_id":"c","is_error":1}')),
+        "messages[0].items[0].is_error: expected a JSON bool, got int",
+    ),
+    (
+        history_of(user_with('{"type":"image","file_id":"f","mime_type":5}')),
+        "messages[0].items[0].mime_type: expected a string, got int",
+    ),
+    (
+        history_of(user_with('{"type":"image","uri":"https://x","detail":1}')),
+        "messages[0].items[0].detail: expected a string, got int",
+    ),
+    (
+        history_of(user_with('{"type":"file","file_id":"f","filename":[]}')),
+        "messages[0].items[0].filename: expected a string, got list",
+    ),
+    (history_of('{"role":3}'), "messages[0].role: expected a string label, got int"),
+    (
+        history_of('{"role":"user","finish_reason":5}'),
+        "messages[0].finish_reason: expected a string label, got int",
+    ),
+    (history_of('{"role":"user","name":5}'), "messages[0].name: expected a string, got int"),
+    (
+        history_of('{"role":"user","model_id":{}}'),
+        "messages[0].model_id: expected a string, got dict",
+    ),
+    (
+        history_of('{"role":"user","message_type":5}'),
+        "messages[0].message_type: expected a string, got int",
+    ),
+    (
+        history_of('{"role":"user","usage":{"prompt_tokens":true}}'),
+        "messages[0].usage.prompt_tokens: expected a JSON int, got bool",
+    ),
+    (
+        history_of('{"role":"user","usage":{"cached_tokens":1.5}}'),
+        "messages[0].usage.cached_tokens: expected a JSON int, got float",
+    ),
+    (
+        history_of('{"role":"user","usage":{"total_tokens":"3"}}'),
+        "messages[0].usage.total_tokens: expected a JSON int, got str",
+    ),
+    # a list (or anything else) where an object is expected, and the reverse
+    (
+        history_of(user_with('{"type":"text","text":"a","metadata":[]}')),
+        "messages[0].items[0].metadata: expected a JSON object, got list",
+    ),
+    (
+        history_of(user_with('{"type":"text","text":"a","metadata":null}')),
+        "messages[0].items[0].metadata: expected a JSON object, got NoneType",
+    ),
+    (
+        history_of('{"role":"user","metadata":"x"}'),
+        "messages[0].metadata: expected a JSON object, got str",
+    ),
+    (history_of(user_with("[]")), "messages[0].items[0]: expected an item object, got list"),
+    (history_of(user_with('"text"')), "messages[0].items[0]: expected an item object, got str"),
+    (history_of("[]"), "messages[0]: expected a message object, got list"),
+    (history_of("null"), "messages[0]: expected a message object, got NoneType"),
+    (history_of('{"role":"user","items":{}}'), "messages[0].items: expected a list of items, got dict"),
+    ('{"version":1,"messages":{}}', "messages: expected a list, got dict"),
+    ("[]", "expected a history object, got list"),
+    ('"history"', "expected a history object, got str"),
+    # base64
+    (
+        history_of(
+            user_with(TEXT), user_with(TEXT), user_with(TEXT),
+            user_with(TEXT, '{"type":"image","data":"ab!c","mime_type":"image/png"}'),
+        ),
+        "messages[3].items[1].data: invalid base64 at character 2: '!' is not a base64 character",
+    ),
+    (
+        history_of(user_with('{"type":"image","data":"abc","mime_type":"image/png"}')),
+        "messages[0].items[0].data: invalid base64 at character 3: "
+        "3 base64 characters is not a multiple of 4 (missing '=' padding?)",
+    ),
+    (
+        history_of(user_with('{"type":"audio","data":"YWJj\\n","mime_type":"audio/wav"}')),
+        "messages[0].items[0].data: invalid base64 at character 4: '\\n' is not a base64 character",
+    ),
+    (
+        history_of(user_with('{"type":"file","data":5,"mime_type":"text/plain"}')),
+        "messages[0].items[0].data: expected base64 text, got int",
+    ),
+    (
+        history_of(
+            user_with(TEXT),
+            '{"role":"tool","items":[' + TEXT + ',{"type":"function_result","call_id":"c",'
+            '"result_items":[' + TEXT + ',{"type":"image","data":"!!!!","mime_type":"image/png"}'
+            "]}]}",
+        ),
+        "messages[1].items[1].result_items[1].data: invalid base64 at character 0: "
+        "'!' is not a base64 character",
+    ),
+    (
+        history_of(user_with('{"type":"function_result","call_id":"c","result_items":{}}')),
+        "messages[0].items[0].result_items: expected a list of items, got dict",
+    ),
+    # rules of the model, at the item
+    (
+        history_of(
+            user_with('{"type":"image","data":"YWJj","uri":"https://x","mime_type":"image/png"}')
+        ),
+        "messages[0].items[0]: ImageContent needs exactly one of data, uri and file_id, got 2",
+    ),
+    (
+        history_of(user_with('{"type":"image"}')),
+        "messages[0].items[0]: ImageContent needs exactly one of data, uri and file_id, got none",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), READ_ERRORS, ids=[m for _, m in READ_ERRORS])
+def test_reading_error_message_and_location(text: str, message: str) -> None:
+    error = read_error(text)
+    assert type(error) is SerializationError
+    assert str(error) == message
+    path, _, _ = message.partition(": ")
+    if message.startswith("expected a history object"):
+        path = ""
+    assert error.path == path
+
+
+def test_mismatch_errors_carry_expected_and_got() -> None:
+    error = read_error(history_of(user_with('{"type":"text","text":3}')))
+    assert (error.path, error.expected, error.got) == (
+        "messages[0].items[0].text", "a string", "int"
+    )
+    error = read_error(history_of('{"role":"user","usage":{"prompt_tokens":true}}'))
+    assert (error.path, error.expected, error.got) == (
+        "messages[0].usage.prompt_tokens", "a JSON int", "bool"
+    )
+    assert error.detail == "expected a JSON int, got bool"
+
+
+@pytest.mark.parametrize(
+    ("text", "cls", "message"),
+    [
+        ('{"type":"text","text":5}', TextContent, "text: expected a string, got int"),
+        ('{"type":"text","text":5}', KernelContent, "text: expected a string, got int"),
+        ('{"text":"a"}', KernelContent, "type: missing the item's type label"),
+        ("[1]", KernelContent, "expected an item object, got list"),
+        ('{"role":"user","usage":{"total_tokens":"3"}}', ChatMessageContent,
+         "usage.total_tokens: expected a JSON int, got str"),
+        ('{"items":[]}', ChatMessageContent, "role: missing required field"),
+        ('"user"', ChatMessageContent, "expected a message object, got str"),
+        ('{"prompt_tokens":true}', Usage, "prompt_tokens: expected a JSON int, got bool"),
+    ],
+    ids=repr,
+)
+def test_reading_single_objects_locates_from_the_object(
+    text: str, cls: type, message: str
+) -> None:
+    assert str(read_error(text, cls)) == message
+
+
+def test_reading_an_item_as_the_wrong_class() -> None:
+    error = read_error(TEXT, ImageContent)
+    assert "ImageContent" in str(error)
+    assert "TextContent" in str(error)
+
+
+def test_from_dict_locates_errors_in_a_list_of_items() -> None:
+    with pytest.raises(SerializationError) as info:
+        from_dict([{"type": "text", "text": "a"}, {"type": "text"}], list[KernelContent])
+    assert str(info.value) == "[1].text: missing required field"
+    assert info.value.path == "[1].text"
+
+
+def test_from_dict_never_changes_its_input() -> None:
+    data = json.loads(history_of(user_with(TEXT, '{"type":"text","text":3}')))
+    kept = copy.deepcopy(data)
+    with pytest.raises(SerializationError):
+        from_dict(data, ChatHistory)
+    assert data == kept
+
+
+@pytest.mark.parametrize("value", ["[]", '"abc"', "5", '[["prompt_tokens", 1]]'])
+def test_usage_that_is_not_an_object_is_refused(value: str) -> None:
+    error = read_error(history_of('{"role":"user","usage":' + value + "}"))
+    assert error.path == "messages[0].usage"
+    assert error.got == {"[": "list", '"': "str", "5": "int"}[value[0]]
+
+
+def test_usage_from_none_is_a_mismatch() -> None:
+    with pytest.raises(SerializationError) as info:
+        from_dict(None, Usage)
+    assert info.value.got == "NoneType"
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ('{"role":""}', "messages[0].role: a label must not be blank, got ''"),
+        ('{"role":"user","finish_reason":" "}',
+         "messages[0].finish_reason: a label must not be blank, got ' '"),
+    ],
+    ids=["role", "finish_reason"],
+)
+def test_blank_label_is_located_at_its_field(message: str, expected: str) -> None:
+    assert str(read_error(history_of(message))) == expected
+
+
+@pytest.mark.parametrize("arguments", ["5", "[1]", "true"])
+def test_function_call_arguments_of_the_wrong_type(arguments: str) -> None:
+    item = '{"type":"function_call","id":"c","name":"f","arguments":' + arguments + "}"
+    error = read_error(history_of(user_with(item)))
+    assert error.path == "messages[0].items[0].arguments"
+
+
+# --- generated damage: never anything but a located SerializationError ------------------------
+
+
+def _locations(value: Any, where: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    yield where
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _locations(item, (*where, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _locations(item, (*where, index))
+
+
+@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow])
+@given(histories(max_messages=4, max_items=3), st.data())
+def test_damaged_data_raises_only_located_serialization_errors(
+    history: ChatHistory, data: st.DataObject
+) -> None:
+    document = json.loads(to_json(history))
+    where = data.draw(st.sampled_from([w for w in _locations(document) if w]))
+    parent = document
+    for key in where[:-1]:
+        parent = parent[key]
+    if data.draw(st.booleans()):
+        del parent[where[-1]]
+    else:
+        parent[where[-1]] = data.draw(json_values(max_leaves=3))
+    for name in BACKENDS:
+        with backend(name):
+            text = jsoncodec.dumps(document)
+            for error in (
+                _error_or_none(from_json, text, ChatHistory),
+                _error_or_none(from_dict, document, ChatHistory, strict=True),
+            ):
+                if error is not None and error.path:
+                    assert str(error).startswith(error.path + ": ")
+
+
+def _error_or_none(read: Any, *args: Any, **kwargs: Any) -> SerializationError | None:
+    """Call ``read``; a SerializationError is returned, anything else propagates."""
+    try:
+        read(*args, **kwargs)
+    except SerializationError as error:
+        return error
+    return None
+
+
+# --- strict mode -----------------------------------------------------------------------------
+
+
+def test_unknown_item_label_reads_as_unknown_content_unless_strict() -> None:
+    text = history_of(user_with(TEXT, '{"type":"x_new","a":1}'))
+    history = from_json(text, ChatHistory)
+    assert history[0].items[1] == UnknownContent("x_new", {"a": 1})
+    error = read_error(text, strict=True)
+    assert type(error) is UnknownContentTypeError
+    assert isinstance(error, SerializationError)
+    assert str(error) == (
+        "messages[0].items[1]: unknown content type 'x_new': no class is registered under it"
+    )
+    assert error.path == "messages[0].items[1]"
+
+
+def test_strict_locates_unknown_labels_inside_result_items() -> None:
+    text = history_of(
+        user_with(TEXT),
+        '{"role":"tool","items":[{"type":"function_result","call_id":"c",'
+        '"result_items":[' + TEXT + ',{"type":"x_nope"}]}]}',
+    )
+    assert from_json(text, ChatHistory)[1].items[0].result[1] == UnknownContent("x_nope")
+    error = read_error(text, strict=True)
+    assert str(error) == (
+        "messages[1].items[0].result_items[1]: unknown content type 'x_nope': "
+        "no class is registered under it"
+    )
+
+
+def test_strict_single_item() -> None:
+    error = read_error('{"type":"x_zz","k":1}', KernelContent, strict=True)
+    assert type(error) is UnknownContentTypeError
+    assert str(error) == "unknown content type 'x_zz': no class is registered under it"
+    assert error.path == ""
+
+
+def test_strict_unknown_message_type() -> None:
+    text = history_of('{"role":"user"}', '{"message_type":"x_msg","role":"user"}')
+    assert type(from_json(text, ChatHistory)[1]) is ChatMessageContent
+    error = read_error(text, strict=True)
+    assert type(error) is UnknownContentTypeError
+    assert str(error) == (
+        "messages[1].message_type: unknown message type 'x_msg': no class is registered under it"
+    )
+    assert error.path == "messages[1].message_type"
+
+
+@pytest.mark.parametrize(
+    "item",
+    ['{"type":"unknown","a":1}', '{"type":"TEXT","text":"a"}', '{"type":"Function_Call","name":"f"}'],
+)
+def test_strict_accepts_registered_labels_in_any_case(item: str) -> None:
+    text = history_of(user_with(item))
+    assert from_json(text, ChatHistory, strict=True) == from_json(text, ChatHistory)
+
+
+def test_strict_accepts_a_plugin_defined_after_import() -> None:
+    @attrs.define
+    class VideoContent(BinaryContent):
+        content_type = ContentType("video")
+        fps: float | None = None
+
+    try:
+        text = history_of(user_with('{"type":"video","uri":"https://x/v.mp4","fps":25.0}'))
+        item = from_json(text, ChatHistory, strict=True)[0].items[0]
+        assert item == VideoContent(uri="https://x/v.mp4", fps=25.0)
+        error = read_error(
+            history_of(user_with('{"type":"video","uri":"https://x/v.mp4","fps":"fast"}'))
+        )
+        assert str(error) == "messages[0].items[0].fps: expected a JSON float, got str"
+    finally:
+        CONTENT_TYPES._classes.pop("video", None)
+
+
+def test_message_subclass_field_errors_are_located() -> None:
+    @attrs.define
+    class RatedMessage(ChatMessageContent):
+        message_type = "rated"
+        rating: int = 0
+
+    try:
+        error = read_error(history_of('{"message_type":"rated","role":"user","rating":true}'))
+        assert str(error) == "messages[0].rating: expected a JSON int, got bool"
+        error = read_error('{"role":"user"}', RatedMessage)
+        assert "RatedMessage" in str(error)
+    finally:
+        MESSAGE_TYPES._classes.pop("rated", None)
+
+
+# --- versions ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize("version", [2, 17, 10**6])
+def test_newer_version_is_refused(version: int, strict: bool) -> None:
+    error = read_error(f'{{"version":{version},"messages":[]}}', strict=strict)
+    assert type(error) is UnsupportedVersionError
+    assert isinstance(error, SerializationError)
+    assert str(error) == (
+        f"version: found version {version}, this library reads version 1 and older: "
+        "upgrade semantic_chat"
+    )
+    assert (error.path, error.expected, error.got) == ("version", "1", str(version))
+
+
+def test_newer_version_is_refused_before_reading_messages() -> None:
+    error = read_error('{"version":2,"messages":[{"role":5}],"new_field":true}')
+    assert type(error) is UnsupportedVersionError
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ('{"messages":[]}', "version: missing the format version"),
+        ('{"version":null,"messages":[]}', "version: missing the format version"),
+        ('{"version":"1","messages":[]}', "version: expected an integer, got str"),
+        ('{"version":true,"messages":[]}', "version: expected an integer, got bool"),
+        ('{"version":1.0,"messages":[]}', "version: expected an integer, got float"),
+        ('{"version":[1],"messages":[]}', "version: expected an integer, got list"),
+    ],
+    ids=repr,
+)
+def test_missing_or_malformed_version(document: str, message: str) -> None:
+    error = read_error(document)
+    assert type(error) is SerializationError
+    assert str(error) == message
+    assert error.path == "version"
+
+
+@pytest.mark.parametrize("version", [0, 1])
+def test_current_and_older_versions_are_read(version: int) -> None:
+    history = from_json(f'{{"version":{version},"messages":[{{"role":"user"}}]}}', ChatHistory)
+    assert history == ChatHistory([ChatMessageContent("user")])
+    assert from_json(f'{{"version":{version}}}', ChatHistory) == ChatHistory()
+
+
+# --- input types --------------------------------------------------------------------------------
+
+
+DOCUMENT = history_of(user_with('{"type":"text","text":"é😀"}'))
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+@pytest.mark.parametrize(
+    "source",
+    [
+        DOCUMENT,
+        DOCUMENT.encode("utf-8"),
+        bytearray(DOCUMENT.encode("utf-8")),
+        memoryview(DOCUMENT.encode("utf-8")),
+        memoryview(b"  " + DOCUMENT.encode("utf-8") + b"  ")[2:-2],
+    ],
+    ids=["str", "bytes", "bytearray", "memoryview", "memoryview-slice"],
+)
+def test_from_json_reads_str_bytes_and_memoryview(name: str, source: Any) -> None:
+    expected = ChatHistory([ChatMessageContent("user", "é😀")])
+    with backend(name):
+        assert from_json(source, ChatHistory) == expected
+        assert from_json(source, ChatHistory, strict=True) == expected
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_from_json_errors_are_the_same_for_bytes(name: str) -> None:
+    text = history_of(user_with('{"type":"text","text":3}'))
+    messages = set()
+    with backend(name):
+        for source in (text, text.encode(), memoryview(text.encode())):
+            with pytest.raises(SerializationError) as info:
+                from_json(source, ChatHistory)
+            messages.add(str(info.value))
+    assert messages == {"messages[0].items[0].text: expected a string, got int"}
+
+
+# --- writing: values that are not JSON ---------------------------------------------------------
+
+
+def _history_with_item_metadata(value: Any) -> ChatHistory:
+    history = ChatHistory()
+    history.add_user_message("one")
+    history.add_assistant_message("two")
+    history.add_user_message(items=[TextContent("three", metadata={"when": value})])
+    return history
+
+
+WRITE_ERRORS = [
+    (datetime.datetime(2024, 5, 1, 12, 0), 'messages[2].items[0].metadata["when"]: '
+     "datetime is not a JSON value"),
+    (float("nan"), 'messages[2].items[0].metadata["when"]: nan is not a JSON value'),
+    (float("inf"), 'messages[2].items[0].metadata["when"]: inf is not a JSON value'),
+    (float("-inf"), 'messages[2].items[0].metadata["when"]: -inf is not a JSON value'),
+    ((1, 2), 'messages[2].items[0].metadata["when"]: tuple is not a JSON value'),
+    ({1: "a"}, 'messages[2].items[0].metadata["when"]: '
+     "int key 1 is not a JSON object key (use str)"),
+    (2**64, 'messages[2].items[0].metadata["when"]: '
+     "integer outside the 64-bit range JSON readers accept"),
+    (-(2**63) - 1, 'messages[2].items[0].metadata["when"]: '
+     "integer outside the 64-bit range JSON readers accept"),
+    ({"a": [0, {1}]}, 'messages[2].items[0].metadata["when"]["a"][1]: set is not a JSON value'),
+    (b"raw", 'messages[2].items[0].metadata["when"]: bytes is not a JSON value'),
+]
+
+
+@pytest.mark.parametrize(("value", "message"), WRITE_ERRORS, ids=[m for _, m in WRITE_ERRORS])
+@pytest.mark.parametrize("name", BACKENDS)
+def test_non_json_metadata_is_refused_naming_the_path(name: str, value: Any, message: str) -> None:
+    history = _history_with_item_metadata(value)
+    with backend(name):
+        for write in (to_dict, to_json, lambda h: to_json(h, indent=2)):
+            with pytest.raises(SerializationError) as info:
+                write(history)
+            assert str(info.value) == message
+            assert info.value.path == message.partition(": ")[0]
+
+
+@pytest.mark.parametrize(
+    ("obj", "message"),
+    [
+        (
+            ChatHistory([ChatMessageContent("user", metadata={"at": datetime.date(2024, 1, 1)})]),
+            'messages[0].metadata["at"]: date is not a JSON value',
+        ),
+        (
+            ChatMessageContent("user", metadata={"k": {"n": float("nan")}}),
+            'metadata["k"]["n"]: nan is not a JSON value',
+        ),
+        (
+            TextContent("x", metadata={"when": datetime.datetime(2024, 1, 1)}),
+            'metadata["when"]: datetime is not a JSON value',
+        ),
+        (
+            ChatHistory([ChatMessageContent("tool", items=[
+                FunctionResultContent("c", {"a": [1, datetime.date(2020, 1, 1)]})
+            ])]),
+            'messages[0].items[0].result["a"][1]: date is not a JSON value',
+        ),
+        (
+            ChatHistory([ChatMessageContent("tool", items=[
+                FunctionResultContent("c", [TextContent("x", metadata={"w": {1}})])
+            ])]),
+            'messages[0].items[0].result_items[0].metadata["w"]: set is not a JSON value',
+        ),
+        (
+            ChatHistory([ChatMessageContent("tool", items=[
+                FunctionResultContent("c", [TextContent("a"), 1])
+            ])]),
+            "messages[0].items[0].result[0]: TextContent is not a JSON value",
+        ),
+        (
+            ChatHistory([ChatMessageContent("tool", items=[
+                FunctionResultContent("c", (1, 2))
+            ])]),
+            "messages[0].items[0].result: tuple is not a JSON value",
+        ),
+        (
+            ChatHistory([ChatMessageContent("assistant", items=[
+                FunctionCallContent("c", "f", {"a": object()})
+            ])]),
+            'messages[0].items[0].arguments["a"]: object is not a JSON value',
+        ),
+        (
+            ChatHistory([ChatMessageContent("user", items=[
+                TextContent("a"), UnknownContent("x_a", {"k": {1}})
+            ])]),
+            'messages[0].items[1].fields["k"]: set is not a JSON value',
+        ),
+    ],
+    ids=lambda value: value if isinstance(value, str) else type(value).__name__,
+)
+def test_non_json_values_elsewhere_are_refused_naming_the_path(obj: Any, message: str) -> None:
+    for write in (to_dict, to_json):
+        with pytest.raises(SerializationError) as info:
+            write(obj)
+        assert str(info.value) == message
+
+
+class PlainText(TextContent):
+    """A subclass without @attrs.define: never registered."""
+
+
+class PlainMessage(ChatMessageContent):
+    """A message subclass without @attrs.define: never registered."""
+
+
+def test_unregistered_content_subclass_is_refused() -> None:
+    history = ChatHistory([ChatMessageContent("user", items=[TextContent("a"), PlainText("b")])])
+    with pytest.raises(SerializationError) as info:
+        to_json(history)
+    assert str(info.value) == (
+        f"messages[0].items[1]: {__name__}.PlainText is not a registered content class: "
+        "decorate it with @attrs.define and give it its own content_type"
+    )
+
+
+def test_unregistered_message_subclass_is_refused() -> None:
+    history = ChatHistory([ChatMessageContent("user"), PlainMessage("user", "x")])
+    with pytest.raises(SerializationError) as info:
+        to_json(history)
+    assert str(info.value) == (
+        f"messages[1]: {__name__}.PlainMessage is not a registered message class: "
+        "decorate it with @attrs.define and give it its own message_type"
+    )
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_lone_surrogate_in_text_is_located(name: str) -> None:
+    history = ChatHistory([
+        ChatMessageContent("user", "ok"),
+        ChatMessageContent("user", items=[TextContent("a"), TextContent("x\udc00")]),
+    ])
+    with backend(name), pytest.raises(SerializationError) as info:
+        to_json(history)
+    assert str(info.value) == (
+        "messages[1].items[1].text: lone surrogate '\\udc00' at character 1 "
+        "cannot be written as UTF-8"
+    )
+    assert info.value.path == "messages[1].items[1].text"
+    assert not isinstance(info.value, UnicodeError)
+    # to_dict does not encode: it returns the string as it is
+    assert to_dict(history)["messages"][1]["items"][1]["text"] == "x\udc00"
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_lone_surrogate_in_metadata_is_located_like_other_metadata_errors(name: str) -> None:
+    history = ChatHistory([ChatMessageContent("user", metadata={"note": "\ud800"})])
+    with backend(name), pytest.raises(SerializationError) as info:
+        to_json(history)
+    assert info.value.path == 'messages[0].metadata["note"]'
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_lone_surrogate_in_a_key_gives_a_printable_error(name: str) -> None:
+    history = ChatHistory([ChatMessageContent("user", metadata={"k\ud800": 1})])
+    with backend(name), pytest.raises(SerializationError) as info:
+        to_json(history)
+    assert info.value.path.startswith("messages[0].metadata")
+    str(info.value).encode("utf-8")
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+@pytest.mark.parametrize(
+    ("message", "path"),
+    [
+        (ChatMessageContent("assistant", usage=Usage(prompt_tokens=2**64)),
+         "messages[0].usage.prompt_tokens"),
+        (ChatMessageContent("assistant", items=[FunctionCallContent("c", "f", index=2**70)]),
+         "messages[0].items[0].index"),
+    ],
+    ids=["usage", "index"],
+)
+def test_typed_int_beyond_64_bits_is_refused_naming_the_path(
+    name: str, message: ChatMessageContent, path: str
+) -> None:
+    with backend(name), pytest.raises(SerializationError) as info:
+        to_json(ChatHistory([message]))
+    assert info.value.path == path
+
+
+@pytest.fixture
+def video_content() -> Iterator[type]:
+    @attrs.define
+    class VideoContent(BinaryContent):
+        content_type = ContentType("video")
+        fps: float | None = None
+
+    yield VideoContent
+    CONTENT_TYPES._classes.pop("video", None)
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+@pytest.mark.parametrize("value", [float("nan"), float("inf")], ids=["nan", "inf"])
+def test_plugin_non_finite_float_is_refused(name: str, value: float, video_content: type) -> None:
+    video = video_content(uri="https://x/v.mp4", fps=value)
+    with backend(name), pytest.raises(SerializationError) as info:
+        to_json(ChatHistory([ChatMessageContent("user", items=[video])]))
+    assert info.value.path == "messages[0].items[0].fps"
+
+
+def test_unknown_content_with_a_type_field_keeps_its_label() -> None:
+    item = UnknownContent("x_future", {"type": "text", "text": "hi"})
+    try:
+        written = to_dict(item)
+    except SerializationError:
+        return  # refusing to write it is fine too
+    assert written["type"] == "x_future"
