@@ -76,6 +76,7 @@ __all__ = [
     "StreamingRefusalContent",
     "StreamingTextContent",
     "TextContent",
+    "UnknownContent",
     "UnknownContentTypeError",
     "UnsupportedContentError",
     "UnsupportedVersionError",

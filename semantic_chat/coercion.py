@@ -29,9 +29,9 @@ __all__ = ["ACCEPTED", "to_item", "to_items"]
 
 ACCEPTED = (
     "str, a KernelContent item, bytes of a known media type, a pathlib.Path, "
-    "a numpy uint8 array of shape (H, W), (H, W, 3) or (H, W, 4), a PIL image, or a list of these"
+    "a numpy uint8 array of shape (H, W), (H, W, 3) or (H, W, 4), or a PIL image"
 )
-"""What `to_item` accepts, as error messages list it."""
+"""What `to_item` accepts, as error messages list it (`to_items` also takes a list of these)."""
 
 
 def to_item(value: object, path: str = "content") -> KernelContent:

@@ -53,9 +53,10 @@ class ChatMessageContentItemCollection(MutableSequence[KernelContent]):
     def __setitem__(self, index: slice, value: Iterable[KernelContent | str]) -> None: ...
     def __setitem__(self, index: int | slice, value: Any) -> None:
         if isinstance(index, slice):
-            start = index.indices(len(self._items))[0]
+            start, _, step = index.indices(len(self._items))
             self._items[index] = [
-                to_item(item, f"items[{start + offset}]") for offset, item in enumerate(value)
+                to_item(item, f"items[{start + offset * step}]")
+                for offset, item in enumerate(value)
             ]
         else:
             position = index if index >= 0 else index + len(self._items)

@@ -87,7 +87,9 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
 
     def insert(self, index: int, value: ChatMessageContent) -> None:
         """Insert a message before ``index``."""
-        self.messages.insert(index, _checked(value, min(max(index, 0), len(self.messages))))
+        size = len(self.messages)
+        position = min(max(index if index >= 0 else index + size, 0), size)
+        self.messages.insert(index, _checked(value, position))
 
     def add_message(self, message: ChatMessageContent) -> ChatMessageContent:
         """Append a message and return it.

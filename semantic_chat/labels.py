@@ -46,11 +46,11 @@ class Label(str):
         """
         if type(label) is cls:
             return label
+        if not isinstance(label, str):
+            raise InvalidTypeError.mismatch(cls.__name__, "a str", describe_type(label))
         interned = cls._interned.get(label)
         if interned is not None:
             return interned  # type: ignore[return-value]
-        if not isinstance(label, str):
-            raise InvalidTypeError.mismatch(cls.__name__, "a str", describe_type(label))
         if not label.strip():
             raise InvalidValueError(
                 f"a label must not be blank, got {label!r}", path=cls.__name__

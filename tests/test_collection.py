@@ -179,11 +179,6 @@ def test_setitem_slice_refuses_naming_the_index_and_changes_nothing():
     assert items == _collection("a", "b", "c")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="__setitem__ with an extended slice names start + offset, not the position the "
-    "element would take (c[0:4:2] = [x, None] puts None at index 2 but the error says items[1])",
-)
 def test_setitem_extended_slice_names_the_target_index():
     items = _collection("a", "b", "c", "d")
     with pytest.raises(InvalidTypeError) as excinfo:
@@ -191,11 +186,6 @@ def test_setitem_extended_slice_names_the_target_index():
     assert excinfo.value.path == "items[2]"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a nested list is refused, but the message lists 'or a list of these' among what "
-    "is accepted (coercion.ACCEPTED is shared by to_item and to_items)",
-)
 def test_nested_list_error_does_not_claim_lists_are_accepted():
     with pytest.raises(InvalidTypeError) as excinfo:
         ChatMessageContentItemCollection([["a", "b"]])

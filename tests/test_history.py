@@ -163,12 +163,6 @@ def test_insert_refuses_non_messages_naming_the_position(index, path):
     assert len(history) == 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ChatHistory.insert clamps a negative index to 0 when naming it "
-    "(min(max(index, 0), len)), so insert(-1, bad) in a 3-message history says messages[0] "
-    "where the element would go to messages[2]; the item collection gets this right",
-)
 def test_insert_with_negative_index_names_the_position():
     history = _history("a", "b", "c")
     with pytest.raises(InvalidTypeError) as excinfo:

@@ -141,11 +141,6 @@ def test_non_string_error_names_the_label_class(kind):
         kind(None)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Label.__new__ looks the value up in the intern dict before the type check, so an "
-    "unhashable value raises a bare TypeError ('unhashable type') instead of InvalidTypeError",
-)
 def test_unhashable_non_string_raises_invalid_type_error():
     with pytest.raises(semantic_chat.InvalidTypeError, match="expected a str, got list"):
         AuthorRole(["user"])

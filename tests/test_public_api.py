@@ -104,20 +104,7 @@ def test_the_walk_finds_the_model():
         assert name in found
 
 
-_NOT_IN_ALL = pytest.mark.xfail(
-    strict=True,
-    reason="semantic_chat/__init__.py imports UnknownContent as a re-export but leaves it "
-    "out of __all__, so `from semantic_chat import *` misses it",
-)
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=_NOT_IN_ALL) if name == "UnknownContent" else name
-        for name in sorted(_public_model_classes())
-    ],
-)
+@pytest.mark.parametrize("name", sorted(_public_model_classes()))
 def test_every_public_model_class_is_exported_at_top_level(name):
     assert name in semantic_chat.__all__
 

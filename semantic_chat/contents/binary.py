@@ -15,6 +15,7 @@ import attrs
 from ..errors import InvalidTypeError, InvalidValueError, describe_type
 from ..labels import ContentType
 from ..media import (
+    check_base64,
     decode_base64,
     encode_base64,
     format_data_uri,
@@ -106,7 +107,10 @@ class BinaryContent(KernelContent):
                 expected="one source", got=str(sources),
             )
         if self.mime_type is not None:
-            self.mime_type = normalize_mime_type(self.mime_type)
+            try:
+                self.mime_type = normalize_mime_type(self.mime_type)
+            except ValueError as error:
+                raise InvalidValueError(str(error), path="mime_type") from None
         elif payload is not None:
             head = decode_base64(payload[:_SNIFF_CHARS]) if isinstance(payload, str) else payload
             sniffed = sniff_mime_type(head)
@@ -161,10 +165,13 @@ class BinaryContent(KernelContent):
         """Build an item from base64 text, decoded only when `data` is first read.
 
         Raises:
-            InvalidValueError: ``mime_type`` is missing and cannot be sniffed.
-            ValueError: the start of the text is not valid base64 (the rest is checked when
-                it is decoded).
+            InvalidValueError: the text is not strict standard base64 (checked without
+                decoding it), or ``mime_type`` is missing and cannot be sniffed.
         """
+        try:
+            check_base64(text)
+        except ValueError as error:
+            raise InvalidValueError(str(error), path="data") from None
         return cls(data=_Base64Text(text), mime_type=mime_type, **fields)
 
     @classmethod
