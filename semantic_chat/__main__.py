@@ -1,4 +1,9 @@
-"""``python -m semantic_chat``: build the bundled example, print it and say what it holds."""
+"""``python -m semantic_chat``: the ``semantic-chat`` command.
+
+With no arguments it builds the bundled example, prints it as a transcript, says what it holds
+and checks that it survives a JSON round trip; with arguments it runs ``semantic-chat``
+(``python -m semantic_chat convert chat.json --to openai-responses``).
+"""
 
 from __future__ import annotations
 
@@ -23,4 +28,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        from .cli import main as cli_main
+
+        sys.exit(cli_main(sys.argv[1:]))
     sys.exit(main())

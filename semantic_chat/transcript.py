@@ -47,11 +47,19 @@ def describe_item(item: KernelContent) -> str:
     return f"[{item.content_type}]"
 
 
-def render_transcript(messages: Iterable[ChatMessageContent]) -> str:
-    """Render messages as blocks: a header line with the role, then each item on its own line."""
+def render_transcript(messages: Iterable[ChatMessageContent], *, color: bool = False) -> str:
+    """Render messages as blocks: a header line with the role, then each item on its own line.
+
+    Args:
+        messages: the conversation.
+        color: style the text with ANSI escapes for a terminal (roles in colour and bold,
+            item tags in colour, details dimmed); plain text otherwise.
+    """
+    style = _style if color else _plain
     blocks = []
     for message in messages:
-        header = str(message.role)
+        role = str(message.role)
+        header = style(role, _BOLD + _ROLE_COLORS.get(role.lower(), ""))
         if message.name:
             header += f" ({message.name})"
         details = [
@@ -64,9 +72,11 @@ def render_transcript(messages: Iterable[ChatMessageContent]) -> str:
             if value is not None
         ]
         if details:
-            header += "  · " + ", ".join(details)
-        lines = [f"── {header}"]
-        lines.extend(f"   {describe_item(item)}" for item in message.items)
+            header += style("  · " + ", ".join(details), _DIM)
+        lines = [style("── ", _DIM) + header]
+        for item in message.items:
+            text = "\n   ".join(describe_item(item).splitlines() or [""])
+            lines.append("   " + (_style_item(text, item) if color else text))
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
@@ -82,6 +92,50 @@ def summarize(messages: Iterable[ChatMessageContent]) -> str:
     kinds = ", ".join(f"{count} {label}" for label, count in sorted(counts.items()))
     noun = "message" if len(messages) == 1 else "messages"
     return f"{len(messages)} {noun}; items: {kinds or 'none'}"
+
+
+_RESET = "\x1b[0m"
+_BOLD = "\x1b[1m"
+_DIM = "\x1b[2m"
+_ITALIC = "\x1b[3m"
+_RED = "\x1b[31m"
+_GREEN = "\x1b[32m"
+_YELLOW = "\x1b[33m"
+_BLUE = "\x1b[34m"
+_MAGENTA = "\x1b[35m"
+_CYAN = "\x1b[36m"
+_ROLE_COLORS = {
+    "system": _MAGENTA,
+    "developer": _MAGENTA,
+    "user": _GREEN,
+    "assistant": _CYAN,
+    "tool": _YELLOW,
+    "function": _YELLOW,
+}
+
+
+def _style(text: str, codes: str) -> str:
+    return f"{codes}{text}{_RESET}" if codes else text
+
+
+def _plain(text: str, codes: str) -> str:
+    return text
+
+
+def _style_item(text: str, item: KernelContent) -> str:
+    """Colour a described item: its ``[tag]`` by kind, reasoning dimmed, refusals red."""
+    if isinstance(item, TextContent):
+        return text
+    if isinstance(item, ReasoningContent):
+        return _style(text, _DIM + _ITALIC)
+    tag, bracket, rest = text.partition("] ")
+    if not bracket or not tag.startswith("["):
+        return text
+    error = isinstance(item, RefusalContent) or (
+        isinstance(item, FunctionResultContent) and item.is_error
+    )
+    color = _RED if error else _YELLOW if isinstance(item, FunctionCallContent) else _BLUE
+    return _style(tag + "]", color) + " " + rest
 
 
 def _describe_binary(item: BinaryContent) -> str:

@@ -1,0 +1,261 @@
+"""The ``semantic-chat`` command: print, convert, check and show conversations.
+
+``semantic-chat example`` prints the bundled example conversation, ``convert`` turns a
+conversation (or a JSONL file of them) into another wire format, ``validate`` checks one,
+``show`` prints it as a transcript, and ``formats`` lists the formats. ``python -m
+semantic_chat ARGS`` runs the same command.
+
+Errors are one line on stderr, ``semantic-chat: <where>: <what>``; the exit status is 2 for a
+usage error, 1 for bad input (or a failed write) and 0 otherwise. ``--debug`` shows the
+traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from types import FrameType
+from typing import NoReturn
+
+from .. import __version__, formats
+from .commands import PROG, convert, example, list_formats, show, validate
+from .files import CommandError
+from .pipeline import describe_error
+
+__all__ = ["build_parser", "main"]
+
+_Command = Callable[[argparse.Namespace], int]
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line: what is wrong and where to look."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the parser for ``semantic-chat`` and its subcommands."""
+    names = formats.names()
+    format_help = f"one of: {', '.join(names)}"
+    common = _Parser(add_help=False)
+    common.add_argument(
+        "--debug", action="store_true", help="show the traceback of an error instead of one line"
+    )
+    parser = _Parser(
+        prog=PROG,
+        description="Print, convert, check and show chat conversations for LLM APIs.",
+        epilog="Run 'semantic-chat COMMAND --help' for a command's options.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
+
+    def command(name: str, run: _Command, help_text: str, epilog: str = "") -> _Parser:
+        sub: _Parser = commands.add_parser(
+            name,
+            parents=[common],
+            help=help_text,
+            description=help_text[0].upper() + help_text[1:] + ".",
+            epilog=epilog or None,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        sub.set_defaults(run=run)
+        return sub
+
+    sub = command(
+        "example",
+        example,
+        "print the bundled example conversation (text, image, audio, a tool call and its "
+        "result, reasoning)",
+        "examples:\n  semantic-chat example | semantic-chat show\n"
+        "  semantic-chat example --to openai-responses --drop-unsupported",
+    )
+    sub.add_argument(
+        "--to", metavar="FORMAT", choices=names, default="semantic-chat",
+        help=f"the format to print it in (default semantic-chat): {format_help}",
+    )
+    _add_write_options(sub)
+
+    sub = command(
+        "convert",
+        convert,
+        "convert a conversation, or a JSONL file of them, to another format",
+        "A .jsonl file (or --jsonl) holds one conversation per line; it is streamed, and\n"
+        "each line's format is detected unless --from is given.\n\n"
+        "examples:\n  semantic-chat convert chat.json --to openai-responses\n"
+        "  semantic-chat convert chats.jsonl --to semantic-chat -o out.jsonl --workers 4\n"
+        "  cat chat.json | semantic-chat convert --to openai-chat --drop-unsupported",
+    )
+    _add_input(sub)
+    sub.add_argument(
+        "--to", metavar="FORMAT", choices=names, required=True,
+        help=f"the format to write: {format_help}",
+    )
+    sub.add_argument(
+        "--from", dest="source", metavar="FORMAT", choices=names,
+        help="the input's format (detected when left out)",
+    )
+    _add_write_options(sub)
+    _add_jsonl_options(sub)
+    sub.add_argument(
+        "--skip-invalid", action="store_true",
+        help="skip (and report) JSONL lines that cannot be converted instead of stopping",
+    )
+
+    sub = command(
+        "validate",
+        validate,
+        "check a conversation or a JSONL file and print every problem with its location",
+        "The exit status is 1 when there are problems.\n\n"
+        "example:\n  semantic-chat validate chats.jsonl --format openai-chat",
+    )
+    _add_input(sub)
+    sub.add_argument(
+        "--format", "--from", dest="source", metavar="FORMAT", choices=names,
+        help=f"the format to check against (detected when left out): {format_help}",
+    )
+    _add_jsonl_options(sub)
+
+    sub = command(
+        "show",
+        show,
+        "print a conversation as a readable transcript",
+        "examples:\n  semantic-chat example | semantic-chat show\n"
+        "  semantic-chat show chats.jsonl --color always | less -R",
+    )
+    _add_input(sub)
+    sub.add_argument(
+        "--from", "--format", dest="source", metavar="FORMAT", choices=names,
+        help=f"the input's format (detected when left out): {format_help}",
+    )
+    sub.add_argument(
+        "--jsonl", action="store_true", help="read one conversation per line (implied by .jsonl)"
+    )
+    sub.add_argument(
+        "--color", choices=("auto", "always", "never"), default="auto",
+        help="colour the transcript: auto (when stdout is a terminal and NO_COLOR is unset, "
+        "the default), always or never",
+    )
+
+    command("formats", list_formats, "list the formats and what each carries")
+    return parser
+
+
+def _add_input(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument(
+        "input", nargs="?", default="-", metavar="INPUT",
+        help="a JSON file, a .jsonl file, or - for standard input (the default)",
+    )
+
+
+def _add_write_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument(
+        "-o", "--output", metavar="PATH",
+        help="write here (atomically, never onto the input) instead of to standard output",
+    )
+    sub.add_argument(
+        "--indent", action="store_true",
+        help="indent the JSON (the default when writing a document to a terminal)",
+    )
+    sub.add_argument(
+        "--drop-unsupported", action="store_true",
+        help="leave out, with a warning, what the target format cannot carry",
+    )
+
+
+def _add_jsonl_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument(
+        "--jsonl", action="store_true", help="read one conversation per line (implied by .jsonl)"
+    )
+    sub.add_argument(
+        "-j", "--workers", type=_workers, default=1, metavar="N",
+        help="process JSONL in N processes, keeping the order (0: one per CPU; default 1)",
+    )
+    sub.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress bar and no summary"
+    )
+
+
+def _workers(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        count = -1
+    if count < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes, got {text!r}")
+    return count or os.cpu_count() or 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``semantic-chat`` with ``argv`` (the process's arguments when ``None``).
+
+    Returns:
+        The exit status: 0 on success, 1 for bad input or a failed write, 2 for a usage
+        error (which exits from argument parsing), 130 when interrupted.
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.error(f"missing command ({', '.join(_command_names(parser))})")
+    run: _Command = args.run
+    restore = _exit_on_sigterm()
+    try:
+        return run(args)
+    except CommandError as error:
+        _report(str(error))
+        return error.status
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, without a flush error at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        if args.debug:
+            raise
+        _report("interrupted")
+        return 130
+    except OSError as error:
+        if args.debug:
+            raise
+        where = f"{error.filename}: " if error.filename else ""
+        _report(f"{where}{error.strerror or error}")
+        return 1
+    except Exception as error:
+        if args.debug:
+            raise
+        _report(describe_error(error))
+        return 1
+    finally:
+        restore()
+
+
+def _report(message: str) -> None:
+    print(f"{PROG}: {message}", file=sys.stderr)
+
+
+def _command_names(parser: argparse.ArgumentParser) -> list[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices)
+    return []
+
+
+def _exit_on_sigterm() -> Callable[[], None]:
+    """Make SIGTERM unwind like an exception, so half-written output is removed."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, previous)
+
+    return restore
+

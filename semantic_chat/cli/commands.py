@@ -1,0 +1,241 @@
+"""The subcommands: ``example``, ``convert``, ``validate``, ``show`` and ``formats``.
+
+Each takes the parsed arguments and returns the exit status; errors it cannot go on from are
+raised (`CommandError`, or the library's located errors) and reported by ``main``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections import Counter
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+from .. import formats, jsoncodec
+from ..errors import SemanticChatError
+from ..example import example_history
+from ..history import ChatHistory
+from ..transcript import render_transcript, summarize
+from .files import (
+    CommandError,
+    Input,
+    Progress,
+    atomic_output,
+    is_jsonl,
+    open_input,
+    read_chunks,
+    read_document,
+)
+from .pipeline import Job, describe_error, dump, open_pool, run_chunks, transform
+
+__all__ = ["PROG", "convert", "example", "list_formats", "show", "validate"]
+
+PROG = "semantic-chat"
+"""The command's name, which starts every message it writes on stderr."""
+
+_BOLD = "\x1b[1m"
+_DIM = "\x1b[2m"
+_RESET = "\x1b[0m"
+
+
+def example(args: argparse.Namespace) -> int:
+    """Print (or write) the bundled example conversation in the format asked for."""
+    target = _output_path(args.output, None)
+    job = Job(None, args.to, args.drop_unsupported, _indent(args, target), args.debug)
+    text, notes = dump(job, example_history())
+    for note in notes:
+        _warn(note)
+    with atomic_output(target) as out:
+        out.write((text + "\n").encode())
+    return 0
+
+
+def list_formats(args: argparse.Namespace) -> int:
+    """Print each registered format's name and what it carries, one per line."""
+    names = formats.names()
+    width = max(map(len, names))
+    for name in names:
+        print(f"{name:<{width}}  {formats.get(name).summary}")
+    return 0
+
+
+def convert(args: argparse.Namespace) -> int:
+    """Convert a conversation, or a JSONL file of them, to another format."""
+    with open_input(args.input) as source:
+        target = _output_path(args.output, source)
+        if not is_jsonl(source, args.jsonl):
+            job = Job(args.source, args.to, args.drop_unsupported, _indent(args, target))
+            _, text, notes = transform(job, read_document(source))
+            for note in notes:
+                _warn(note)
+            assert text is not None
+            with atomic_output(target) as out:
+                out.write((text + "\n").encode())
+            return 0
+        if args.indent:
+            raise CommandError("--indent does not apply to JSONL (one conversation a line)", 2)
+        return _convert_lines(args, source, target)
+
+
+def _convert_lines(args: argparse.Namespace, source: Input, target: Path | None) -> int:
+    job = Job(args.source, args.to, args.drop_unsupported, None, args.debug)
+    converted = skipped = dropped = 0
+    with (
+        open_pool(job, args.workers) as pool,
+        atomic_output(target) as out,
+        Progress(source, args.quiet, "converting") as progress,
+        closing(run_chunks(job, read_chunks(source.stream), pool, args.workers)) as results,
+    ):
+        for chunk, outcomes in results:
+            for outcome in outcomes:
+                where = f"line {outcome.line}"
+                if outcome.error is not None:
+                    if outcome.trace:
+                        progress.write(outcome.trace.rstrip())
+                    if not args.skip_invalid:
+                        raise CommandError(f"{where}: {outcome.error}")
+                    progress.write(f"{PROG}: {where}: skipped: {outcome.error}")
+                    skipped += 1
+                    continue
+                for note in outcome.warnings:
+                    progress.write(f"{PROG}: warning: {where}: {note}")
+                dropped += len(outcome.warnings)
+                assert outcome.data is not None
+                out.write(outcome.data)
+                converted += 1
+            progress.advance(chunk.size)
+    if not args.quiet:
+        summary = f"converted {_count(converted, 'conversation')} to {args.to}"
+        if dropped:
+            summary += f"; dropped {_count(dropped, 'item')}"
+        if skipped:
+            summary += f"; skipped {_count(skipped, 'invalid line')}"
+        print(f"{PROG}: {summary}", file=sys.stderr)
+    return 0
+
+
+def validate(args: argparse.Namespace) -> int:
+    """Check a conversation or a JSONL file; print each problem with its location."""
+    with open_input(args.input) as source:
+        if is_jsonl(source, args.jsonl):
+            return _validate_lines(args, source)
+        try:
+            name, history = _read(args.source, read_document(source))
+        except (SemanticChatError, ValueError) as error:
+            if args.debug:
+                raise
+            print(describe_error(error))
+            if not args.quiet:
+                print(f"{source.name}: 1 problem")
+            return 1
+    if not args.quiet:
+        messages = _count(len(history), "message")
+        print(f"{source.name}: no problems ({name}, {messages})")
+    return 0
+
+
+def _validate_lines(args: argparse.Namespace, source: Input) -> int:
+    job = Job(args.source, None, debug=args.debug)
+    found: Counter[str] = Counter()
+    problems = 0
+    with (
+        open_pool(job, args.workers) as pool,
+        Progress(source, args.quiet, "validating") as progress,
+        closing(run_chunks(job, read_chunks(source.stream), pool, args.workers)) as results,
+    ):
+        for chunk, outcomes in results:
+            for outcome in outcomes:
+                if outcome.error is None:
+                    found[outcome.source or "?"] += 1
+                    continue
+                if outcome.trace:
+                    progress.write(outcome.trace.rstrip())
+                progress.write(f"line {outcome.line}: {outcome.error}", error=False)
+                problems += 1
+            progress.advance(chunk.size)
+    total = _count(problems + found.total(), "conversation")
+    if problems:
+        if not args.quiet:
+            print(f"{source.name}: {_count(problems, 'problem')} in {total}")
+        return 1
+    if not args.quiet:
+        kinds = ", ".join(f"{count} {name}" for name, count in sorted(found.items()))
+        print(f"{source.name}: no problems in {total}" + (f" ({kinds})" if kinds else ""))
+    return 0
+
+
+def show(args: argparse.Namespace) -> int:
+    """Print a conversation, or each in a JSONL file, as a readable transcript."""
+    color = args.color == "always" or (
+        args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    )
+    with open_input(args.input) as source:
+        if not is_jsonl(source, args.jsonl):
+            _, history = _read(args.source, read_document(source))
+            print(_transcript(history, color))
+            return 0
+        first = True
+        for chunk in read_chunks(source.stream):
+            for number, raw in chunk.lines:
+                try:
+                    name, history = _read(args.source, jsoncodec.loads(raw))
+                except (SemanticChatError, ValueError) as error:
+                    if args.debug:
+                        raise
+                    raise CommandError(f"line {number}: {describe_error(error)}") from None
+                heading = f"══ line {number} · {name}"
+                if not first:
+                    print()
+                print(_styled(heading, _BOLD, color))
+                print(_transcript(history, color))
+                first = False
+    return 0
+
+
+def _transcript(history: ChatHistory, color: bool) -> str:
+    summary = _styled(f"Contains {summarize(history)}.", _DIM, color)
+    return f"{render_transcript(history, color=color)}\n\n{summary}"
+
+
+def _read(source: str | None, payload: Any) -> tuple[str, ChatHistory]:
+    name = source if source is not None else formats.detect(payload)
+    return name, formats.get(name).from_payload(payload)
+
+
+def _output_path(name: str | None, source: Input | None) -> Path | None:
+    """The file to write (``None`` for stdout), refusing the input itself and directories."""
+    if name is None or name == "-":
+        return None
+    path = Path(name)
+    if path.is_dir():
+        raise CommandError(f"--output {name}: is a directory", 2)
+    if source is not None and source.path is not None and _same_file(path, source.path):
+        raise CommandError(f"--output {name}: is the input file; write to another path", 2)
+    return path
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return first.resolve() == second.resolve()
+
+
+def _indent(args: argparse.Namespace, target: Path | None) -> int | None:
+    """Indent a document when asked to, or when it goes to a terminal."""
+    return 2 if args.indent or (target is None and sys.stdout.isatty()) else None
+
+
+def _warn(note: str) -> None:
+    print(f"{PROG}: warning: {note}", file=sys.stderr)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}" + ("" if number == 1 else "s")
+
+
+def _styled(text: str, codes: str, color: bool) -> str:
+    return f"{codes}{text}{_RESET}" if color else text

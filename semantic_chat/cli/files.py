@@ -1,0 +1,243 @@
+"""Input, output and progress for the command line.
+
+Input is a file or standard input, read as bytes: a JSON document whole, a JSONL file in
+chunks of lines so that memory does not grow with its length. Output goes to standard output,
+or to a temporary file next to the target that is renamed into place only when complete.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import stat
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any, NamedTuple
+
+from .. import jsoncodec
+from ..errors import SerializationError
+
+__all__ = [
+    "CHUNK_BYTES",
+    "CHUNK_LINES",
+    "Chunk",
+    "CommandError",
+    "Input",
+    "Progress",
+    "atomic_output",
+    "is_jsonl",
+    "open_input",
+    "read_chunks",
+    "read_document",
+]
+
+CHUNK_LINES = 256
+"""At most this many lines go to a worker at a time."""
+
+CHUNK_BYTES = 1 << 20
+"""A chunk is closed early once its lines hold this many bytes."""
+
+_BOM = b"\xef\xbb\xbf"
+_JSONL_SUFFIXES = (".jsonl", ".ndjson")
+
+
+class CommandError(Exception):
+    """An error the command line reports in one line and exits with ``status`` for.
+
+    Status 2 is a usage error (a bad option or combination), 1 bad input or a failed write.
+    """
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Input(NamedTuple):
+    """An opened input: its name for messages, its path (``None`` for stdin) and its bytes."""
+
+    name: str
+    path: Path | None
+    stream: IO[bytes]
+
+
+class Chunk(NamedTuple):
+    """Consecutive non-blank lines of a JSONL file, numbered from 1, and the bytes they took."""
+
+    lines: list[tuple[int, bytes]]
+    size: int
+
+
+@contextlib.contextmanager
+def open_input(name: str) -> Iterator[Input]:
+    """Open the file ``name`` for reading as bytes, or standard input for ``-``.
+
+    Raises:
+        CommandError: the file cannot be opened (status 1), or the input would be read from
+            a terminal (status 2).
+    """
+    if name == "-":
+        if sys.stdin is None or sys.stdin.isatty():
+            raise CommandError("no input: name a file, or pipe a conversation in", 2)
+        yield Input("<stdin>", None, sys.stdin.buffer)
+        return
+    path = Path(name)
+    try:
+        stream = path.open("rb")
+    except OSError as error:
+        raise CommandError(f"{name}: {error.strerror or error}") from None
+    with stream:
+        yield Input(name, path, stream)
+
+
+def is_jsonl(source: Input, forced: bool) -> bool:
+    """Say whether to read ``source`` as JSONL: when asked, or by its ``.jsonl`` suffix."""
+    return forced or (
+        source.path is not None and source.path.suffix.lower() in _JSONL_SUFFIXES
+    )
+
+
+def read_document(source: Input) -> Any:
+    """Read the whole input as one JSON value.
+
+    Raises:
+        SerializationError: the text is not JSON; when it looks like JSONL, says so.
+    """
+    data = source.stream.read()
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    try:
+        return jsoncodec.loads(data)
+    except SerializationError as error:
+        first, _, rest = data.strip().partition(b"\n")
+        if rest.strip() and _parses(first):
+            raise SerializationError(f"{error} (one JSON value per line? pass --jsonl)") from None
+        raise
+
+
+def _parses(data: bytes) -> bool:
+    try:
+        jsoncodec.loads(data)
+    except SerializationError:
+        return False
+    return True
+
+
+def read_chunks(stream: IO[bytes]) -> Iterator[Chunk]:
+    """Read a JSONL stream in chunks of numbered, non-blank lines, never all at once."""
+    lines: list[tuple[int, bytes]] = []
+    size = 0
+    for number, raw in enumerate(stream, 1):
+        size += len(raw)
+        line = raw[len(_BOM) :] if number == 1 and raw.startswith(_BOM) else raw
+        if line.strip():
+            lines.append((number, line))
+        if len(lines) >= CHUNK_LINES or size >= CHUNK_BYTES:
+            yield Chunk(lines, size)
+            lines, size = [], 0
+    if lines or size:
+        yield Chunk(lines, size)
+
+
+@contextlib.contextmanager
+def atomic_output(target: Path | None) -> Iterator[IO[bytes]]:
+    """Give a binary stream that ends up at ``target`` (standard output for ``None``).
+
+    A file is written to a hidden temporary file in the target's directory, which replaces
+    the target only once everything is written; on any error or interrupt it is removed, so
+    the target is either untouched or complete.
+
+    Raises:
+        CommandError: the temporary file cannot be created or renamed (status 1).
+    """
+    if target is None:
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+        return
+    try:
+        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed or removed below
+            dir=target.parent, prefix=f".{target.name}.", suffix=".part", delete=False
+        )
+    except OSError as error:
+        raise CommandError(f"{target}: cannot write: {error.strerror or error}") from None
+    try:
+        yield handle
+        try:
+            handle.flush()
+            os.fsync(handle.fileno())
+            handle.close()
+            os.chmod(handle.name, _mode_for(target))
+            os.replace(handle.name, target)
+        except OSError as error:
+            raise CommandError(f"{target}: cannot write: {error.strerror or error}") from None
+    except BaseException:
+        handle.close()
+        with contextlib.suppress(OSError):
+            os.unlink(handle.name)
+        raise
+
+
+def _mode_for(target: Path) -> int:
+    """The permissions a new file would get (or the target's own, when it exists)."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+class Progress:
+    """A progress bar on stderr over a file's bytes, or nothing.
+
+    The bar is drawn by ``tqdm`` when it is installed, the input is a file, standard error is
+    a terminal and ``--quiet`` was not given. Messages go through `write` so that they do not
+    tear the bar.
+    """
+
+    def __init__(self, source: Input, quiet: bool, description: str) -> None:
+        self._bar: Any = None
+        if quiet or source.path is None or not sys.stderr.isatty():
+            return
+        try:
+            tqdm = importlib.import_module("tqdm")
+            total = os.fstat(source.stream.fileno()).st_size
+        except (ImportError, OSError):
+            return
+        self._bar = tqdm.tqdm(
+            total=total,
+            unit="B",
+            unit_scale=True,
+            unit_divisor=1024,
+            desc=description,
+            leave=False,
+            file=sys.stderr,
+            dynamic_ncols=True,
+        )
+
+    def advance(self, size: int) -> None:
+        """Count ``size`` more bytes of the input as done."""
+        if self._bar is not None:
+            self._bar.update(size)
+
+    def write(self, text: str, *, error: bool = True) -> None:
+        """Print a line on stderr (or stdout with ``error=False``) above the bar."""
+        stream = sys.stderr if error else sys.stdout
+        if self._bar is not None:
+            self._bar.write(text, file=stream)
+        else:
+            print(text, file=stream)
+
+    def close(self) -> None:
+        """Remove the bar."""
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

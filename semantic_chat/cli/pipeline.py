@@ -1,0 +1,196 @@
+"""Reading, converting and writing conversations, in this process or in a pool of workers.
+
+A `Job` says what to do with each conversation; `transform` does it to one parsed payload,
+`run_chunk` to a chunk of JSONL lines (catching each line's error), and `run_chunks` to a
+stream of chunks with any number of processes, yielding the results in input order while
+holding only a few chunks in memory at a time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import signal
+import traceback
+import warnings
+from collections import deque
+from collections.abc import Generator, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, NamedTuple
+
+from .. import formats, jsoncodec
+from ..errors import SemanticChatError
+from ..history import ChatHistory
+from .files import Chunk, CommandError
+
+__all__ = [
+    "Job",
+    "Outcome",
+    "describe_error",
+    "dump",
+    "open_pool",
+    "run_chunk",
+    "run_chunks",
+    "transform",
+]
+
+_CHUNKS_PER_WORKER = 2
+"""How many chunks each worker may have queued or in progress."""
+
+
+class Job(NamedTuple):
+    """What to do with each conversation.
+
+    Attributes:
+        source: the input format, or ``None`` to detect it per conversation.
+        target: the output format, or ``None`` to only read (validate).
+        drop: leave out, with a warning, what the target cannot carry.
+        indent: 2 to indent the output JSON, ``None`` for one line.
+        debug: keep the traceback of each error.
+    """
+
+    source: str | None
+    target: str | None
+    drop: bool = False
+    indent: int | None = None
+    debug: bool = False
+
+
+class Outcome(NamedTuple):
+    """What became of one line: its number, the format read, the output or the error."""
+
+    line: int
+    source: str | None
+    data: bytes | None
+    error: str | None
+    warnings: tuple[str, ...] = ()
+    trace: str | None = None
+
+
+def transform(job: Job, payload: Any) -> tuple[str, str | None, list[str]]:
+    """Read one conversation and write it in the target format.
+
+    Returns:
+        The format it was read in, the output JSON text (``None`` when there is no target),
+        and the warnings about what was dropped.
+
+    Raises:
+        SemanticChatError: the payload cannot be read, or the target cannot carry it.
+    """
+    source = job.source if job.source is not None else formats.detect(payload)
+    history = formats.get(source).from_payload(payload)
+    if job.target is None:
+        return source, None, []
+    text, notes = dump(job, history)
+    return source, text, notes
+
+
+def dump(job: Job, history: ChatHistory) -> tuple[str, list[str]]:
+    """Write a history in the job's target format as JSON text, with warnings for drops.
+
+    Raises:
+        UnsupportedContentError: the target cannot carry an item and ``job.drop`` is false.
+    """
+    assert job.target is not None, "a job that writes has a target"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        written = formats.get(job.target).to_payload(
+            history, on_unsupported="drop" if job.drop else "raise"
+        )
+    return jsoncodec.dumps(written, job.indent), [str(note.message) for note in caught]
+
+
+def describe_error(error: BaseException) -> str:
+    """Say what went wrong in one line, in the command line's words."""
+    if isinstance(error, (SemanticChatError, ValueError)):
+        message = str(error)
+    else:
+        message = f"internal error: {type(error).__name__}: {error} (--debug shows where)"
+    message = message.replace("on_unsupported='drop'", "--drop-unsupported")
+    message = message.replace("pass the source format", "pass --from")
+    return " ".join(message.split())
+
+
+def run_chunk(job: Job, lines: list[tuple[int, bytes]]) -> list[Outcome]:
+    """Transform each line of a chunk, keeping each line's error instead of raising it."""
+    outcomes = []
+    for number, raw in lines:
+        try:
+            source, text, notes = transform(job, jsoncodec.loads(raw))
+        except Exception as error:  # reported per line; the run goes on
+            trace = traceback.format_exc() if job.debug else None
+            outcomes.append(Outcome(number, None, None, describe_error(error), (), trace))
+            continue
+        data = None if text is None else (text + "\n").encode()
+        outcomes.append(Outcome(number, source, data, None, tuple(notes)))
+    return outcomes
+
+
+@contextlib.contextmanager
+def open_pool(job: Job, workers: int) -> Iterator[ProcessPoolExecutor | None]:
+    """Start ``workers`` processes for ``job`` (none for one worker); stop them on exit.
+
+    The processes are started here, before any other thread (a progress bar's) exists.
+    """
+    if workers <= 1:
+        yield None
+        return
+    pool = ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context(),
+        initializer=_start_worker,
+        initargs=(job,),
+    )
+    try:
+        pool.submit(int).result()
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_chunks(
+    job: Job, chunks: Iterable[Chunk], pool: ProcessPoolExecutor | None, workers: int
+) -> Generator[tuple[Chunk, list[Outcome]], None, None]:
+    """Transform chunks of lines in ``pool`` (or here), yielding them in input order.
+
+    At most two chunks per worker are read ahead, so memory stays flat however long the
+    input is.
+
+    Raises:
+        CommandError: a worker process died (killed, or out of memory).
+    """
+    if pool is None:
+        for chunk in chunks:
+            yield chunk, run_chunk(job, chunk.lines)
+        return
+    pending: deque[tuple[Chunk, Future[list[Outcome]]]] = deque()
+    try:
+        for chunk in chunks:
+            pending.append((chunk, pool.submit(_run_in_worker, chunk.lines)))
+            if len(pending) >= workers * _CHUNKS_PER_WORKER:
+                done, result = pending.popleft()
+                yield done, result.result()
+        while pending:
+            done, result = pending.popleft()
+            yield done, result.result()
+    except BrokenProcessPool:
+        raise CommandError(
+            "a worker process stopped unexpectedly (killed, or out of memory?)"
+        ) from None
+
+
+_worker_job: Job | None = None
+
+
+def _start_worker(job: Job) -> None:
+    """Remember the job in a worker; leave Ctrl-C and SIGTERM to the parent (it stops us)."""
+    global _worker_job  # noqa: PLW0603 - one job per worker process
+    _worker_job = job
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _run_in_worker(lines: list[tuple[int, bytes]]) -> list[Outcome]:
+    assert _worker_job is not None, "the pool's initializer sets the job"
+    return run_chunk(_worker_job, lines)
