@@ -126,30 +126,59 @@ def json_value(value: Any, path: str) -> Any:
         SerializationError: a part of ``value`` is not JSON; the message names its path,
             e.g. ``metadata["when"]: datetime is not a JSON value``.
     """
+    try:
+        return _copy_json(value)
+    except _NotJSON:
+        raise _locate_not_json(value, path) from None
+
+
+class _NotJSON(Exception):
+    """Raised by `_copy_json`; the error with its path is built only then."""
+
+
+def _copy_json(value: Any) -> Any:
     kind = type(value)
     if kind is str or kind is bool or value is None:
         return value
-    if kind is int:
-        if _INT_MIN <= value <= _INT_MAX:
-            return value
-        raise SerializationError("integer outside the 64-bit range JSON readers accept", path=path)
-    if kind is float:
-        if math.isfinite(value):
-            return value
-        raise SerializationError(f"{value} is not a JSON value", path=path)
     if kind is dict:
         copy = {}
         for key, item in value.items():
             if type(key) is not str:
-                raise SerializationError(
+                raise _NotJSON
+            copy[key] = _copy_json(item)
+        return copy
+    if kind is list:
+        return [_copy_json(item) for item in value]
+    if (kind is int and _INT_MIN <= value <= _INT_MAX) or (kind is float and math.isfinite(value)):
+        return value
+    raise _NotJSON
+
+
+def _locate_not_json(value: Any, path: str) -> SerializationError:
+    kind = type(value)
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                return SerializationError(
                     f"{describe_type(key)} key {key!r} is not a JSON object key (use str)",
                     path=path,
                 )
-            copy[key] = json_value(item, f"{path}[{json.dumps(key, ensure_ascii=False)}]")
-        return copy
-    if kind is list:
-        return [json_value(item, f"{path}[{index}]") for index, item in enumerate(value)]
-    raise SerializationError(f"{describe_type(value)} is not a JSON value", path=path)
+            try:
+                _copy_json(item)
+            except _NotJSON:
+                where = f"{path}[{json.dumps(key, ensure_ascii=False)}]"
+                return _locate_not_json(item, where)
+    elif kind is list:
+        for index, item in enumerate(value):
+            try:
+                _copy_json(item)
+            except _NotJSON:
+                return _locate_not_json(item, f"{path}[{index}]")
+    elif kind is int:
+        return SerializationError("integer outside the 64-bit range JSON readers accept", path=path)
+    elif kind is float:
+        return SerializationError(f"{value} is not a JSON value", path=path)
+    return SerializationError(f"{describe_type(value)} is not a JSON value", path=path)
 
 
 def _orjson_float(match: re.Match[str]) -> str:

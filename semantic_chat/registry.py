@@ -37,7 +37,7 @@ class TypeRegistry(Mapping[_K, type[_T]], Generic[_K, _T]):
         Raises:
             RegistrationError: another class (not a redefinition of ``cls``) holds ``label``.
         """
-        current = self._classes.get(label)
+        current = self._classes.get(str.__str__(label))
         if current is not None and current is not cls and not _same_definition(current, cls):
             raise RegistrationError(
                 f"{self._what} {str(label)!r} is already registered to "
@@ -45,7 +45,9 @@ class TypeRegistry(Mapping[_K, type[_T]], Generic[_K, _T]):
                 f"{cls.__module__}.{cls.__qualname__} must declare a label of its own",
                 path=cls.__qualname__,
             )
-        self._classes[label] = cls
+        # Keys are plain strings: a label key would make every lookup with a str read from
+        # JSON call the label's Python-level __eq__.
+        self._classes[str.__str__(label)] = cls
 
     def __getitem__(self, label: _K) -> type[_T]:
         return self._classes[label]

@@ -29,7 +29,7 @@ from cattrs.gen._consts import AttributeOverride
 from . import jsoncodec
 from .collection import ChatMessageContentItemCollection
 from .contents import CONTENT_TYPES, BinaryContent, KernelContent, UnknownContent
-from .contents.binary import _Base64Text
+from .contents.binary import Base64Payload
 from .contents.function_result import FunctionResultContent
 from .errors import (
     InvalidValueError,
@@ -267,12 +267,21 @@ class _Hooks:
             **self._message_overrides(cls, writing=True),
         )
         if cls is ChatMessageContent:
-            return generated
+
+            def write_plain(message: ChatMessageContent) -> dict[str, Any]:
+                written: dict[str, Any] = generated(message)
+                if not written["items"]:
+                    del written["items"]
+                return written
+
+            return write_plain
         label = cls.message_type
 
         def write(message: ChatMessageContent) -> dict[str, Any]:
             written = {"message_type": label}
             written.update(generated(message))
+            if not written["items"]:
+                del written["items"]
             return written
 
         return write
@@ -289,7 +298,9 @@ class _Hooks:
     def _message_overrides(self, cls: type, writing: bool) -> dict[str, Any]:
         overrides: dict[str, Any] = {
             "inner_content": override(omit=True),
-            "items": override(unstruct_hook=self.write_items)
+            # Always written by the generated code (comparing with the default would build two
+            # empty collections per message); an empty list is dropped afterwards.
+            "items": override(unstruct_hook=self.write_items, omit_if_default=False)
             if writing
             else override(struct_hook=lambda value, _: self.read_items(value)),
         }
@@ -398,10 +409,11 @@ def _finite_float_writer(field: str) -> Callable[[Any], Any]:
 def _json_hook(field: str, writing: bool, annotation: Any) -> Callable[..., Any]:
     if writing:
         return lambda value: jsoncodec.json_value(value, field)
-    text = str(annotation)
+    # The annotation may be its text or, once attrs.resolve_types ran, the type itself.
+    text = annotation if isinstance(annotation, str) else repr(annotation)
     if text.startswith("dict"):
         return lambda value, _: _read_json_object(value)
-    if text.startswith("str | Mapping"):  # FunctionCallContent.arguments
+    if text.startswith("str |") and "Mapping" in text:  # FunctionCallContent.arguments
         return _read_text_or_object
     return lambda value, _: value
 
@@ -447,14 +459,12 @@ def _read_label(value: Any, cls: type[Label]) -> Label:
 
 
 def _write_payload(value: bytes | str | None) -> str | None:
-    if value is None or type(value) is str:
+    if value is None or isinstance(value, str):  # undecoded base64 is written as it was read
         return value
-    if isinstance(value, str):  # undecoded base64 text read from JSON: copied, not re-encoded
-        return str.__str__(value)
     return _write_bytes(value)
 
 
-def _read_payload(value: Any, _: Any) -> bytes | _Base64Text | None:
+def _read_payload(value: Any, _: Any) -> bytes | Base64Payload | None:
     if value is None or type(value) is bytes:
         return value
     if type(value) is not str:
@@ -463,7 +473,7 @@ def _read_payload(value: Any, _: Any) -> bytes | _Base64Text | None:
         check_base64(value)
     except ValueError as error:
         raise SerializationError(str(error)) from None
-    return _Base64Text(value)
+    return Base64Payload(value)
 
 
 def _required_nullable_fields(cls: type) -> tuple[str, ...]:

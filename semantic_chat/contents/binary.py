@@ -27,7 +27,7 @@ from ..media import (
 )
 from .base import KernelContent
 
-__all__ = ["BinaryContent"]
+__all__ = ["Base64Payload", "BinaryContent"]
 
 _B = TypeVar("_B", bound="BinaryContent")
 
@@ -35,15 +35,24 @@ _B = TypeVar("_B", bound="BinaryContent")
 _SNIFF_CHARS = 24
 
 
-class _Base64Text(str):
-    """Base64 text waiting to be decoded; only the JSON reader and `from_base64` make these."""
+class Base64Payload:
+    """Base64 text handed to a binary item to keep undecoded; the item stores the text itself.
 
-    __slots__ = ()
+    Only readers (`BinaryContent.from_base64`, the JSON reader, the wire formats) make these,
+    so that a plain ``str`` given as ``data`` is still refused.
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
 
 def _to_payload(value: object) -> bytes | str | None:
-    if value is None or type(value) is bytes or type(value) is _Base64Text:
+    if value is None or type(value) is bytes:
         return value
+    if type(value) is Base64Payload:
+        return value.text
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value)
     raise InvalidTypeError.mismatch("data", "bytes", describe_type(value))
@@ -172,7 +181,7 @@ class BinaryContent(KernelContent):
             check_base64(text)
         except ValueError as error:
             raise InvalidValueError(str(error), path="data") from None
-        return cls(data=_Base64Text(text), mime_type=mime_type, **fields)
+        return cls(data=Base64Payload(text), mime_type=mime_type, **fields)
 
     @classmethod
     def from_data_uri(cls: type[_B], text: str, **fields: Any) -> _B:

@@ -234,10 +234,9 @@ def test_from_base64_takes_fields():
     assert (item.detail, item.metadata) == ("low", {"k": 1})
 
 
-def test_invalid_base64_fails_when_decoded():
-    item = FileContent.from_base64("aGk=!!", "text/plain")
-    with pytest.raises(ValueError, match="invalid base64 at character 4"):
-        item.data  # noqa: B018
+def test_invalid_base64_is_refused_up_front_without_decoding():
+    with pytest.raises(InvalidValueError, match=r"^data: invalid base64 at character 4"):
+        FileContent.from_base64("aGk=!!", "text/plain")
 
 
 def test_invalid_base64_start_is_refused_when_sniffing():
