@@ -36,6 +36,12 @@ def _read_semantic_chat(payload: Any) -> ChatHistory:
     return from_dict(payload, ChatHistory)
 
 
+def _read_openai_responses(payload: Any) -> ChatHistory:
+    if isinstance(payload, dict):
+        return openai_responses.from_request(payload)
+    return openai_responses.from_payload(payload)
+
+
 def _write_semantic_chat(history: Iterable[ChatMessageContent], **_: Any) -> Any:
     return to_dict(ChatHistory(history))
 
@@ -62,9 +68,9 @@ register(
 register(
     WireFormat(
         name=openai_responses.NAME,
-        summary="OpenAI Responses input items: text, images, audio, files, refusals, "
-        "function calls and outputs, reasoning items",
-        from_payload=openai_responses.from_payload,
+        summary="OpenAI Responses input items (or a request with instructions): text, images, "
+        "files, refusals, function calls and outputs, reasoning items",
+        from_payload=_read_openai_responses,
         to_payload=openai_responses.to_payload,
         score=score_openai_responses,
     )

@@ -67,7 +67,7 @@ HINTS = "openai_chat"
 
 _FORMAT = "OpenAI Chat Completions"
 _AUDIO_MIME = {"wav": "audio/wav", "mp3": "audio/mpeg"}
-_AUDIO_FORMAT = {mime: name for name, mime in _AUDIO_MIME.items()}
+_AUDIO_FORMAT = {mime: name for name, mime in _AUDIO_MIME.items()} | {"audio/mp3": "mp3"}
 _INSTRUCTION_ROLES = frozenset(("system", "developer"))
 _ROLES = frozenset(("system", "developer", "user", "assistant", "tool", "function"))
 _MESSAGE_KEYS = {
@@ -176,11 +176,12 @@ def _read_message(
         call_id = message.get("tool_call_id")
         if not isinstance(call_id, str):
             raise FormatError("tool message without tool_call_id", path=path)
-        result = _read_tool_content(require(message, "content", (str, list), path), path)
-        items.append(FunctionResultContent(call_id, result, name=call_names.get(call_id)))
+        answer = _read_tool_content(require(message, "content", (str, list), path), path)
+        items.append(FunctionResultContent(call_id, answer, name=call_names.get(call_id)))
     elif role == "function":
         function_name = require(message, "name", str, path)
-        result = _read_tool_content(require(message, "content", (str, list), path), path)
+        content = require(message, "content", (str, list, type(None)), path)
+        result = None if content is None else _read_tool_content(content, path)
         items.append(FunctionResultContent(None, result, name=function_name))
         name = None
     elif role == "assistant":
@@ -221,7 +222,10 @@ def _read_assistant(  # noqa: PLR0917 - one private reader filling the caller's 
         fields["content"] = content
     refusal = message.get("refusal")
     if isinstance(refusal, str):
-        items.append(RefusalContent(refusal))
+        refusal_item = RefusalContent(refusal)
+        if hints.get("parts"):  # read from the key, beside parts: written back to the key
+            refusal_item.metadata[HINTS] = {"key": True}
+        items.append(refusal_item)
     elif "refusal" in message:
         fields["refusal"] = refusal
     audio = message.get("audio")
@@ -452,7 +456,7 @@ def _write_assistant(
         if isinstance(item, TextContent):
             content.append(_with_fields({"type": "text", "text": item.text}, item))
         elif isinstance(item, RefusalContent):
-            if as_parts:
+            if as_parts and not get_hints(item.metadata, HINTS).get("key"):
                 content.append(_with_fields({"type": "refusal", "refusal": item.text}, item))
             else:
                 refusals.append(item.text)
@@ -465,13 +469,13 @@ def _write_assistant(
             else:
                 calls.append(_write_tool_call(item))
         elif isinstance(item, AudioContent) and item.file_id is not None:
-            audio = {"id": item.file_id}
-            audio.update(get_hints(item.metadata, HINTS).get("fields", {}))
-            written["audio"] = audio
+            # A request refers to an earlier audio reply by id only; what a response sent
+            # with it (data, transcript, expiry) stays in the item's metadata.
+            written["audio"] = {"id": item.file_id}
         else:
             unsupported(on_unsupported, _FORMAT, where, item, "in an assistant message")
     plain = all(set(part) == {"type", "text"} for part in content)
-    if content:
+    if content or as_parts:
         if len(content) == 1 and plain and not as_parts:
             written["content"] = content[0]["text"]
         else:
@@ -526,7 +530,16 @@ def _write_result(
     else:
         content = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
     if role == "function" or item.call_id is None:
-        return {"role": "function", "name": item.name or "", "content": content}
+        if isinstance(content, list):
+            unsupported(
+                on_unsupported, _FORMAT, path, item, "as parts in a function message (text only)"
+            )
+            content = "\n".join(part["text"] for part in content)
+        return {
+            "role": "function",
+            "name": item.name or "",
+            "content": None if result is None else content,
+        }
     return {"role": "tool", "tool_call_id": item.call_id, "content": content}
 
 

@@ -71,9 +71,9 @@ HINTS = "openai_responses"
 
 _FORMAT = "OpenAI Responses"
 _AUDIO_MIME = {"wav": "audio/wav", "mp3": "audio/mpeg"}
-_AUDIO_FORMAT = {mime: name for name, mime in _AUDIO_MIME.items()}
 _MESSAGE_KEYS = ("role", "content")
 _OPAQUE_PROVIDER = "openai"
+_ROLES = frozenset(("system", "developer", "user", "assistant", "tool"))
 
 _codecs = PluginCodecs()
 register_encoder = _codecs.register_encoder
@@ -228,16 +228,17 @@ class _Reader:
     def _read_message(self, item: dict[str, Any], path: str) -> None:
         role = require(item, "role", str, path)
         content = require(item, "content", (str, list), path)
+        envelope: dict[str, Any] = {}
         if isinstance(content, str):
             parts: list[KernelContent] = [TextContent(content)]
-            envelope: dict[str, Any] = {"string": True}
         else:
             parts = _read_parts(content, f"{path}.content")
-            envelope = {}
+            if _default_is_string(content):
+                envelope["parts"] = True
         fields = {key: value for key, value in item.items() if key not in _MESSAGE_KEYS}
         if fields:
             envelope["fields"] = fields
-        if role == "assistant":
+        if role == "assistant" and parts:
             if self.turn is None or self.turn_has_message:
                 self.turn = None
             turn = self._assistant_turn()
@@ -252,7 +253,7 @@ class _Reader:
                 parts[0].metadata.setdefault(HINTS, {})["message"] = envelope
             target.items.extend(parts)
         else:
-            target.metadata.setdefault(HINTS, {})["message"] = envelope
+            set_hints(target.metadata, HINTS, {"message": envelope} if envelope else {})
 
     def _read_call(self, item: dict[str, Any], path: str) -> FunctionCallContent:
         call = FunctionCallContent(
@@ -263,6 +264,16 @@ class _Reader:
         _keep(call, item, ("type", "call_id", "name", "arguments"), "fields")
         self.call_names[call.id or ""] = call.name
         return call
+
+
+def _default_is_string(content: list[Any]) -> bool:
+    """Whether the writer would write this part list as a plain string."""
+    return (
+        len(content) == 1
+        and isinstance(content[0], dict)
+        and content[0].get("type") == "input_text"
+        and len(content[0]) == 2
+    )
 
 
 def _read_reasoning(item: dict[str, Any], path: str) -> ReasoningContent:
@@ -286,7 +297,7 @@ def _read_reasoning(item: dict[str, Any], path: str) -> ReasoningContent:
     if isinstance(encrypted, str):
         known.append("encrypted_content")
     _keep(reasoning, item, tuple(known), "fields")
-    if not simple or len(texts) > 1:
+    if not simple or len(texts) > 1 or texts == [""]:
         reasoning.metadata.setdefault(HINTS, {})["summary"] = summary
     return reasoning
 
@@ -438,8 +449,11 @@ class _Writer:
         self.payload = payload
         self.on_unsupported = on_unsupported
         self.run: list[tuple[int, KernelContent]] = []
+        self.run_is_output = False
 
     def write(self) -> None:
+        if self.role not in _ROLES:
+            raise FormatError(f"{_FORMAT} has no role {self.role!r}", path=f"{self.path}.role")
         items = list(enumerate(self.message.items))
         if not items:
             envelope = get_hints(self.message.metadata, HINTS).get("message", {})
@@ -448,25 +462,35 @@ class _Writer:
         for index, item in items:
             where = f"{self.path}.items[{index}]"
             if isinstance(item, (TextContent, RefusalContent)) or self._is_part(item):
+                if self.role == "tool":
+                    unsupported(self.on_unsupported, _FORMAT, where, item, "in a tool message")
+                    continue
                 if get_hints(item.metadata, HINTS).get("message") is not None:
                     self._flush()
                 self.run.append((index, item))
                 continue
             self._flush()
             if isinstance(item, FunctionCallContent):
-                self.payload.append(_write_call(item))
+                if item.id is None:
+                    unsupported(self.on_unsupported, _FORMAT, where, item, "without a call id")
+                else:
+                    self.payload.append(_write_call(item))
             elif isinstance(item, FunctionResultContent):
-                self.payload.append(self._write_result(item, where))
+                if item.call_id is None:
+                    unsupported(self.on_unsupported, _FORMAT, where, item, "without a call id")
+                else:
+                    self.payload.append(self._write_result(item, where))
             elif isinstance(item, ReasoningContent):
                 self._write_reasoning(item, where)
             elif isinstance(item, UnknownContent) and get_hints(item.metadata, HINTS).get("item"):
                 self.payload.append({"type": item.type, **item.fields})
             else:
-                unsupported(self.on_unsupported, _FORMAT, where, item, f"in a {self.role} message")
+                why = f"in {_a(self.role)} message"
+                unsupported(self.on_unsupported, _FORMAT, where, item, why)
         self._flush()
 
     def _is_part(self, item: KernelContent) -> bool:
-        return isinstance(item, (ImageContent, AudioContent, FileContent)) or (
+        return isinstance(item, (ImageContent, FileContent)) or (
             _codecs.encoder_for(item) is not None
         )
 
@@ -475,6 +499,7 @@ class _Writer:
             return
         run, self.run = self.run, []
         envelope = get_hints(run[0][1].metadata, HINTS).get("message", {})
+        self.run_is_output = "id" in envelope.get("fields", {})
         parts = []
         for index, item in run:
             part = self._write_part(item, f"{self.path}.items[{index}]")
@@ -484,9 +509,8 @@ class _Writer:
 
     def _emit_message(self, parts: list[dict[str, Any]], envelope: dict[str, Any]) -> None:
         written: dict[str, Any] = {"role": self.role}
-        plain = len(parts) == 1 and parts[0].get("type") == "input_text" and len(parts[0]) == 2
-        if envelope.get("string") or (plain and not envelope):
-            written["content"] = parts[0]["text"] if parts else ""
+        if _default_is_string(parts) and not envelope.get("parts"):
+            written["content"] = parts[0]["text"]
         else:
             written["content"] = parts
         written.update(envelope.get("fields", {}))
@@ -499,9 +523,15 @@ class _Writer:
         if encode is not None:
             return encode(item)
         if isinstance(item, TextContent):
-            output = hints.get("output") or (self.role == "assistant" and "message" in hints)
-            part = {"type": "output_text" if output else "input_text", "text": item.text}
+            kind = "output_text" if hints.get("output") else "input_text"
+            part = {"type": kind, "text": item.text}
         elif isinstance(item, RefusalContent):
+            if not self.run_is_output:
+                unsupported(
+                    self.on_unsupported, _FORMAT, path, item,
+                    "outside an output message item (one read with its id)",
+                )
+                return None
             part = {"type": "refusal", "refusal": item.text}
         elif isinstance(item, ImageContent):
             part = {"type": "input_image"}
@@ -522,16 +552,8 @@ class _Writer:
                 part["file_data"] = data_url(item)
             if item.filename is not None:
                 part["filename"] = item.filename
-        elif isinstance(item, AudioContent) and item.uri is None and item.file_id is None:
-            bare = (item.mime_type or "").partition(";")[0]
-            audio_format = _AUDIO_FORMAT.get(bare)
-            if audio_format is None:
-                unsupported(self.on_unsupported, _FORMAT, path, item, f"of type {bare}")
-                return None
-            body = {"data": item.base64, "format": audio_format}
-            part = {"type": "input_audio", "input_audio": body}
         else:
-            unsupported(self.on_unsupported, _FORMAT, path, item, f"in a {self.role} message")
+            unsupported(self.on_unsupported, _FORMAT, path, item, f"in {_a(self.role)} message")
             return None
         part.update(hints.get("fields", {}))
         return part
@@ -562,11 +584,13 @@ class _Writer:
     def _write_reasoning(self, item: ReasoningContent, path: str) -> None:
         hints = get_hints(item.metadata, HINTS)
         fields = hints.get("fields", {})
-        if item.provider not in (None, _OPAQUE_PROVIDER) or "id" not in fields:
-            unsupported(
-                self.on_unsupported, _FORMAT, path, item,
-                "without the id of an OpenAI reasoning item",
-            )
+        if item.provider not in (None, _OPAQUE_PROVIDER):
+            why = f"from {item.provider} (its opaque data is only valid there)"
+            unsupported(self.on_unsupported, _FORMAT, path, item, why)
+            return
+        if "id" not in fields:
+            why = "without the id of an OpenAI reasoning item"
+            unsupported(self.on_unsupported, _FORMAT, path, item, why)
             return
         summary = hints.get("summary")
         if summary is None:
@@ -576,6 +600,10 @@ class _Writer:
             written["encrypted_content"] = item.encrypted
         written.update(fields)
         self.payload.append(written)
+
+
+def _a(word: str) -> str:
+    return f"an {word}" if word[:1] in "aio" else f"a {word}"
 
 
 def _write_call(item: FunctionCallContent) -> dict[str, Any]:

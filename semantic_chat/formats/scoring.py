@@ -37,6 +37,8 @@ def score_openai_responses(payload: Any) -> int:
     """Recognise a list of Responses input items, or a ``{"input": ...}`` request."""
     if isinstance(payload, str):
         return 1
+    if isinstance(payload, dict) and "input" in payload:
+        return 5 + score_openai_responses(payload["input"])
     if not isinstance(payload, list) or not payload:
         return 0
     if not all(isinstance(item, dict) for item in payload):

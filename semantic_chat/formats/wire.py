@@ -10,6 +10,7 @@ has no such key, and each format writes it in its default shape.
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, TypeVar
@@ -88,11 +89,22 @@ def unsupported(
     """
     detail = f"{format_name} cannot carry {item.content_type!s} content {why}"
     if on_unsupported == "drop":
-        warnings.warn(f"{where}: dropped: {detail}", stacklevel=4)
+        warnings.warn(f"{where}: dropped: {detail}", stacklevel=_caller_level())
         return
     raise UnsupportedContentError(
         f"{detail} (pass on_unsupported='drop' to leave it out)", path=where
     )
+
+
+def _caller_level() -> int:
+    """The stack level of the first frame outside this package, for a warning to point at."""
+    level, frame = 2, sys._getframe(2)
+    while frame.f_back is not None and frame.f_globals.get("__name__", "").startswith(
+        "semantic_chat."
+    ):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def data_url(item: BinaryContent) -> str:

@@ -26,15 +26,17 @@ def test_example_indents_when_asked():
     assert from_json(done.stdout, ChatHistory) == example_history()
 
 
-def test_example_in_another_format_drops_with_one_warning_line():
+def test_example_in_another_format_drops_with_one_warning_line_each():
     done = run("example", "--to", "openai-responses", "--drop-unsupported")
     assert done.status == 0
     payload = json.loads(done.stdout)
     assert isinstance(payload, list)
     assert formats.detect(payload) == "openai-responses"
     assert done.errors == [
+        "semantic-chat: warning: messages[1].items[2]: dropped: OpenAI Responses cannot carry "
+        "audio content in a user message",
         "semantic-chat: warning: messages[2].items[0]: dropped: OpenAI Responses cannot carry "
-        "reasoning content without the id of an OpenAI reasoning item"
+        "reasoning content without the id of an OpenAI reasoning item",
     ]
 
 

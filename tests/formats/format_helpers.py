@@ -1,0 +1,287 @@
+"""Shared helpers for the wire-format tests: fixture cases and validation against the OpenAI SDK.
+
+Two traps of validating a payload with the SDK's ``TypedDict`` request types through pydantic:
+
+1. fields typed ``Iterable[X]`` get a lazy ``ValidatorIterator``; nothing inside them is checked
+   until they are iterated, so `validate_chat_message` / `validate_responses_item` walk the
+   validated value and ``list()`` every such iterable;
+2. ``TypedDict`` validation ignores keys it does not declare, so `assert_keys_known` walks the
+   payload beside the type, picks the union member each object matches (by its ``type`` /
+   ``role``) and reports every key that member does not declare.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import json
+import types
+import typing
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal, Union, get_args, get_origin
+
+import typing_extensions
+from openai.types.chat import ChatCompletionMessageParam
+from openai.types.responses import ResponseInputItemParam
+from pydantic import TypeAdapter, ValidationError
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+CHAT_MESSAGE_ADAPTER: TypeAdapter[Any] = TypeAdapter(ChatCompletionMessageParam)
+RESPONSES_ITEM_ADAPTER: TypeAdapter[Any] = TypeAdapter(ResponseInputItemParam)
+
+# The base64 payloads of the fixtures: a 4x4 PNG, a 4-sample WAV, an MP3 frame, a tiny PDF.
+PNG = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR42mO4o6EBRwzEcQDzAxLBy9ItygAAAABJ"
+    "RU5ErkJggg=="
+)
+WAV = "UklGRiwAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQgAAAAAAOgDGPwAAA=="
+MP3 = "SUQzBAAAAAAAAP/7kGQAAAAAAAAAAAAAAAAAAAAA"
+PDF = "JVBERi0xLjQKMSAwIG9iaiA8PD4+IGVuZG9iagp0cmFpbGVyIDw8Pj4KJSVFT0YK"
+
+
+# --- fixture cases -----------------------------------------------------------------------
+
+
+@cache
+def _load(filename: str) -> tuple[dict[str, Any], ...]:
+    with (FIXTURES / filename).open(encoding="utf-8") as stream:
+        return tuple(json.load(stream))
+
+
+def cases(filename: str, kind: str | None = None) -> list[dict[str, Any]]:
+    """The fixture cases of one file (deep copies, so a test may change them), by kind."""
+    return [
+        json.loads(json.dumps(case))
+        for case in _load(filename)
+        if kind is None or case["kind"] == kind
+    ]
+
+
+def case(filename: str, name: str) -> dict[str, Any]:
+    """One fixture case by name (a deep copy)."""
+    for found in cases(filename):
+        if found["name"] == name:
+            return found
+    raise KeyError(name)
+
+
+def case_ids(found: list[dict[str, Any]]) -> list[str]:
+    return [c["name"] for c in found]
+
+
+def dumps_sorted(value: Any) -> str:
+    """JSON text with sorted keys: equal only when every list (parts, items) has the same order."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+# --- SDK validation ----------------------------------------------------------------------
+
+
+def force_lazy(value: Any) -> None:
+    """Iterate every lazily validated ``Iterable`` inside a validated value (nested too)."""
+    if isinstance(value, (str, bytes, bytearray)):
+        return
+    if isinstance(value, dict):
+        for element in value.values():
+            force_lazy(element)
+    elif isinstance(value, collections.abc.Iterable):
+        for element in list(value):
+            force_lazy(element)
+
+
+def _short(error: ValidationError) -> str:
+    text = str(error)
+    return text if len(text) < 3000 else text[:3000] + "\n..."
+
+
+def validate_chat_message(message: Any, where: str = "message") -> None:
+    """Fail unless ``message`` is a valid ``ChatCompletionMessageParam`` with no unknown keys."""
+    try:
+        force_lazy(CHAT_MESSAGE_ADAPTER.validate_python(message))
+    except ValidationError as error:
+        raise AssertionError(
+            f"{where} is not a ChatCompletionMessageParam: {_short(error)}"
+        ) from None
+    assert_keys_known(message, ChatCompletionMessageParam, where)
+
+
+def validate_responses_item(item: Any, where: str = "item") -> None:
+    """Fail unless ``item`` is a valid ``ResponseInputItemParam`` with no unknown keys."""
+    try:
+        force_lazy(RESPONSES_ITEM_ADAPTER.validate_python(item))
+    except ValidationError as error:
+        raise AssertionError(
+            f"{where} is not a ResponseInputItemParam: {_short(error)}"
+        ) from None
+    assert_keys_known(item, ResponseInputItemParam, where)
+
+
+def validate_chat_payload(messages: list[Any]) -> None:
+    for index, message in enumerate(messages):
+        validate_chat_message(message, f"messages[{index}]")
+
+
+def validate_responses_payload(items: Any) -> None:
+    if isinstance(items, str):
+        return
+    for index, item in enumerate(items):
+        validate_responses_item(item, f"input[{index}]")
+
+
+# --- every key declared ------------------------------------------------------------------
+
+_KEY_WRAPPERS = {
+    typing_extensions.Required,
+    typing_extensions.NotRequired,
+    typing_extensions.ReadOnly,
+    getattr(typing, "Required", None),
+    getattr(typing, "NotRequired", None),
+} - {None}
+_UNIONS = (Union, types.UnionType)
+_DISCRIMINATORS = ("type", "role")
+
+
+def assert_keys_known(value: Any, typed_dict_type: Any, where: str = "value") -> None:
+    """Fail when some object in ``value`` has a key its matching ``TypedDict`` does not declare.
+
+    Unions are resolved member by member: an object must fit (every key declared, every
+    required key present, recursively) at least one member whose ``type`` / ``role`` literal
+    admits the object's value; the error lists the problems of the closest member.
+    """
+    problems = key_problems(value, typed_dict_type, where)
+    assert not problems, "\n".join(problems)
+
+
+def key_problems(value: Any, annotation: Any, where: str) -> list[str]:
+    """The undeclared and missing keys in ``value`` against ``annotation`` (empty when none)."""
+    annotation = _strip(annotation)
+    origin = get_origin(annotation)
+    if origin in _UNIONS:
+        return _union_problems(value, get_args(annotation), where)
+    if typing_extensions.is_typeddict(annotation):
+        return _typed_dict_problems(value, annotation, where)
+    if isinstance(value, list) and _is_sequence(origin):
+        (element_type,) = get_args(annotation)[:1]
+        problems: list[str] = []
+        for index, element in enumerate(value):
+            problems += key_problems(element, element_type, f"{where}[{index}]")
+        return problems
+    # Scalars, literals, ``object`` and ``Dict[str, X]`` have no keys of their own to check
+    # (their types are pydantic's job).
+    return []
+
+
+def _strip(annotation: Any) -> Any:
+    while True:
+        origin = get_origin(annotation)
+        if origin is typing_extensions.Annotated or origin in _KEY_WRAPPERS:
+            annotation = get_args(annotation)[0]
+        else:
+            return annotation
+
+
+def _is_sequence(origin: Any) -> bool:
+    if origin in (list, tuple, collections.abc.Iterable, collections.abc.Sequence):
+        return True
+    # openai._types.SequenceNotStr[X]
+    return getattr(origin, "__name__", "") == "SequenceNotStr"
+
+
+@cache
+def _fields(typed_dict: Any) -> tuple[dict[str, Any], frozenset[str]]:
+    """The declared keys with their types, and the required keys.
+
+    The SDK modules use ``from __future__ import annotations``, so ``__required_keys__`` is
+    empty for their ``total=False`` classes (the ``Required[...]`` marker is in a string when
+    the class is built); the markers are read back from the resolved hints instead.
+    """
+    hints = typing.get_type_hints(typed_dict, include_extras=True)
+    required = set(typed_dict.__required_keys__)
+    for key, hint in hints.items():
+        origin = get_origin(hint)
+        if origin in (typing_extensions.Required, getattr(typing, "Required", None)):
+            required.add(key)
+        elif origin in (typing_extensions.NotRequired, getattr(typing, "NotRequired", None)):
+            required.discard(key)
+    assert set(hints) == set(typed_dict.__required_keys__) | set(typed_dict.__optional_keys__)
+    return hints, frozenset(required)
+
+
+def _literal_values(annotation: Any) -> set[Any] | None:
+    """The values a ``Literal`` (possibly inside Optional / Required) admits; None if no literal."""
+    annotation = _strip(annotation)
+    origin = get_origin(annotation)
+    if origin is Literal:
+        return set(get_args(annotation))
+    if origin in _UNIONS:
+        found: set[Any] = set()
+        literal = False
+        for member in get_args(annotation):
+            values = _literal_values(member)
+            if values is not None:
+                literal = True
+                found |= values
+            elif member is type(None):
+                found.add(None)
+        return found if literal else None
+    return None
+
+
+def _discriminates(typed_dict: Any, value: dict[str, Any]) -> bool:
+    hints, required = _fields(typed_dict)
+    for key in _DISCRIMINATORS:
+        if key not in hints:
+            if key in value:
+                return False
+            continue
+        allowed = _literal_values(hints[key])
+        if allowed is None:
+            continue
+        if key in value:
+            if value[key] not in allowed:
+                return False
+        elif key in required:
+            return False
+    return True
+
+
+def _union_problems(value: Any, members: tuple[Any, ...], where: str) -> list[str]:
+    if value is None and type(None) in members:
+        return []
+    if isinstance(value, dict):
+        candidates = [
+            m for m in members
+            if typing_extensions.is_typeddict(_strip(m)) and _discriminates(_strip(m), value)
+        ]
+        if not candidates:
+            shown = {key: value[key] for key in _DISCRIMINATORS if key in value}
+            return [f"{where}: no member of the union has the discriminators {shown}"]
+    elif isinstance(value, list):
+        candidates = [m for m in members if _is_sequence(get_origin(_strip(m)))]
+        if not candidates:
+            return [f"{where}: no member of the union is a list"]
+    else:
+        return []  # a scalar: its type is pydantic's job
+    best: list[str] | None = None
+    for member in candidates:
+        problems = key_problems(value, member, where)
+        if not problems:
+            return []
+        if best is None or len(problems) < len(best):
+            best = problems
+    return best or []
+
+
+def _typed_dict_problems(value: Any, typed_dict: Any, where: str) -> list[str]:
+    if not isinstance(value, dict):
+        return [f"{where}: expected an object for {typed_dict.__name__}, got {type(value)}"]
+    hints, required = _fields(typed_dict)
+    name = typed_dict.__name__
+    problems = [f"{where}.{key}: key not declared by {name}" for key in value if key not in hints]
+    problems += [f"{where}: missing key {key!r} required by {name}" for key in sorted(required)
+                 if key not in value]
+    for key, element in value.items():
+        if key in hints:
+            problems += key_problems(element, hints[key], f"{where}.{key}")
+    return problems
