@@ -20,7 +20,7 @@ from .contents import (
     TextContent,
 )
 from .errors import InvalidTypeError, RegistrationError
-from .labels import AuthorRole, FinishReason
+from .labels import AuthorRole, FinishReason, Label
 from .registry import TypeRegistry
 from .usage import Usage
 
@@ -37,13 +37,19 @@ def _as_finish_reason(value: str | None) -> FinishReason | None:
     return None if value is None else FinishReason(value)
 
 
-@attrs.define(slots=True, weakref_slot=False, init=False, on_setattr=attrs.setters.NO_OP)
+@attrs.define(
+    slots=True, weakref_slot=False, init=False, repr=False, on_setattr=attrs.setters.NO_OP
+)
 class ChatMessageContent:
     """One message: who wrote it and the items it holds, with what the provider said of it.
 
     ``content=`` takes a string, an item, a native object (bytes, path, numpy image, PIL
     image) or a list of them, converted to items; ``items=`` takes items. The ``content``
     property is a shortcut to the first text item, so the items stay the one source of truth.
+
+    ``role``, ``items`` and ``finish_reason`` convert what is assigned to them (a string to a
+    label, a list to a checked collection); the other fields are plain attributes, so that
+    building a message costs no more than storing its fields.
 
     Raises:
         InvalidTypeError: both ``content`` and ``items`` are given, or something in them
@@ -53,13 +59,10 @@ class ChatMessageContent:
     message_type: ClassVar[str] = "chat_message"
     """The label a subclass is written under in JSON; each subclass declares its own."""
 
-    role: AuthorRole = attrs.field(converter=AuthorRole)
-    """Who wrote the message."""
-
-    items: ChatMessageContentItemCollection = attrs.field(
-        converter=_as_collection, factory=ChatMessageContentItemCollection
+    _role: AuthorRole = attrs.field(alias="role", converter=AuthorRole)
+    _items: ChatMessageContentItemCollection = attrs.field(
+        alias="items", converter=_as_collection, factory=ChatMessageContentItemCollection
     )
-    """What the message holds, in order."""
 
     name: str | None = None
     """The author's name, for providers that tell participants of one role apart."""
@@ -67,8 +70,9 @@ class ChatMessageContent:
     id: str | None = None
     """The provider's id of the message or response."""
 
-    finish_reason: FinishReason | None = attrs.field(default=None, converter=_as_finish_reason)
-    """Why the model stopped writing."""
+    _finish_reason: FinishReason | None = attrs.field(
+        alias="finish_reason", default=None, converter=_as_finish_reason
+    )
 
     usage: Usage | None = None
     """Tokens the request used, when the message is a model's answer."""
@@ -103,15 +107,15 @@ class ChatMessageContent:
                 raise InvalidTypeError(
                     "give content= or items=, not both", path=type(self).__name__
                 )
-            self.items = ChatMessageContentItemCollection(items)
+            self._items = ChatMessageContentItemCollection(items)
         elif content is None:
-            self.items = ChatMessageContentItemCollection._trusted([])
+            self._items = ChatMessageContentItemCollection._trusted([])
         else:
-            self.items = ChatMessageContentItemCollection._trusted(to_items(content))
-        self.role = role if type(role) is AuthorRole else AuthorRole(role)
+            self._items = ChatMessageContentItemCollection._trusted(to_items(content))
+        self._role = role if type(role) is AuthorRole else AuthorRole(role)
         self.name = name
         self.id = id
-        self.finish_reason = (
+        self._finish_reason = (
             finish_reason
             if finish_reason is None or type(finish_reason) is FinishReason
             else FinishReason(finish_reason)
@@ -131,6 +135,56 @@ class ChatMessageContent:
                 path=cls.__qualname__,
             )
         MESSAGE_TYPES.register(label, cls)
+        if _written_by_attrs(cls, "__init__"):
+            # attrs wrote an __init__ taking ``items`` only: keep it for the fields and put
+            # the ``content=`` constructor in front of it, as on the base class.
+            setattr(cls, "__attrs_init__", cls.__dict__["__init__"])  # noqa: B010
+            setattr(cls, "__init__", _subclass_init)  # noqa: B010
+        if _written_by_attrs(cls, "__repr__"):
+            setattr(cls, "__repr__", ChatMessageContent.__repr__)  # noqa: B010
+
+    @property
+    def role(self) -> AuthorRole:
+        """Who wrote the message; a string assigned to it becomes an `AuthorRole`."""
+        return self._role
+
+    @role.setter
+    def role(self, value: AuthorRole | str) -> None:
+        self._role = value if type(value) is AuthorRole else AuthorRole(value)
+
+    @property
+    def items(self) -> ChatMessageContentItemCollection:
+        """What the message holds, in order; a list assigned to it is checked and copied."""
+        return self._items
+
+    @items.setter
+    def items(self, value: Iterable[Any]) -> None:
+        self._items = ChatMessageContentItemCollection(value)
+
+    @property
+    def finish_reason(self) -> FinishReason | None:
+        """Why the model stopped writing; a string assigned to it becomes a `FinishReason`."""
+        return self._finish_reason
+
+    @finish_reason.setter
+    def finish_reason(self, value: FinishReason | str | None) -> None:
+        self._finish_reason = _as_finish_reason(value)
+
+    def __repr__(self) -> str:
+        """Show the role and items, then the fields that differ from their defaults."""
+        shown = []
+        for field in attrs.fields(type(self)):
+            value = getattr(self, field.name)
+            default = field.default
+            if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+                default = default.factory()
+            if field.name in ("_role", "_items") or (field.repr and value != default):
+                if isinstance(value, Label):
+                    value = str(value)
+                elif isinstance(value, ChatMessageContentItemCollection):
+                    value = list(value)
+                shown.append(f"{field.alias or field.name}={value!r}")
+        return f"{type(self).__name__}({', '.join(shown)})"
 
     @property
     def content(self) -> str | None:
@@ -194,6 +248,27 @@ class ChatMessageContent:
 
     def __str__(self) -> str:
         return self.text
+
+
+def _written_by_attrs(cls: type, method: str) -> bool:
+    code = getattr(cls.__dict__.get(method), "__code__", None)
+    return code is not None and code.co_filename.startswith("<attrs generated")
+
+
+def _subclass_init(
+    self: ChatMessageContent,
+    role: AuthorRole | str,
+    content: Any = None,
+    *,
+    items: Iterable[KernelContent] | None = None,
+    **fields: Any,
+) -> None:
+    """The ``content=`` constructor for a message subclass whose ``__init__`` attrs wrote."""
+    if items is not None and content is not None:
+        raise InvalidTypeError("give content= or items=, not both", path=type(self).__name__)
+    if items is None:
+        items = [] if content is None else to_items(content)
+    self.__attrs_init__(role, items, **fields)
 
 
 MESSAGE_TYPES: TypeRegistry[str, ChatMessageContent] = TypeRegistry("message type")

@@ -300,7 +300,7 @@ class _Hooks:
             "inner_content": override(omit=True),
             # Always written by the generated code (comparing with the default would build two
             # empty collections per message); an empty list is dropped afterwards.
-            "items": override(unstruct_hook=self.write_items, omit_if_default=False)
+            "_items": override(unstruct_hook=self.write_items, omit_if_default=False)
             if writing
             else override(struct_hook=lambda value, _: self.read_items(value)),
         }

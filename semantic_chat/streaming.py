@@ -107,10 +107,9 @@ class StreamingChatMessageContent(ChatMessageContent):  # type: ignore[override]
 
     message_type: ClassVar[str] = "streaming"
 
-    role: AuthorRole | None = attrs.field(  # type: ignore[assignment]
-        default=None, converter=_optional_role
+    _role: AuthorRole | None = attrs.field(  # type: ignore[assignment]
+        alias="role", default=None, converter=_optional_role
     )
-    """Who is writing; ``None`` in chunks after the first, which don't repeat it."""
 
     choice_index: int = 0
     """Which of the answer's choices this chunk belongs to."""
@@ -129,8 +128,18 @@ class StreamingChatMessageContent(ChatMessageContent):  # type: ignore[override]
         elif isinstance(content, (list, tuple)):
             content = [StreamingTextContent(c) if isinstance(c, str) else c for c in content]
         super().__init__(AuthorRole.ASSISTANT, content, **fields)
-        self.role = _optional_role(role)
+        self._role = _optional_role(role)
         self.choice_index = choice_index
+
+    @property  # type: ignore[override]
+    def role(self) -> AuthorRole | None:
+        """Who is writing; ``None`` in chunks after the first, which don't repeat it."""
+        return self._role
+
+    @role.setter
+    def role(self, value: AuthorRole | str | None) -> None:
+        self._role = _optional_role(value)
+
 
     def __add__(self, other: StreamingChatMessageContent) -> StreamingChatMessageContent:
         if not isinstance(other, StreamingChatMessageContent):
