@@ -13,6 +13,16 @@ __all__ = ["ChatMessageContentItemCollection"]
 _C = TypeVar("_C", bound=KernelContent)
 
 
+class _ReadItems(list[KernelContent]):
+    """A new list of items that a reader built and checked, handed to a message as it is.
+
+    A message copies and checks the items it is given, so a caller's list is never shared;
+    a reader's own fresh list needs neither, and this type says so.
+    """
+
+    __slots__ = ()
+
+
 class ChatMessageContentItemCollection(MutableSequence[KernelContent]):
     """The items of a message, in order.
 

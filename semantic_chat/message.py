@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import attrs
 
 from .coercion import to_items
-from .collection import ChatMessageContentItemCollection
+from .collection import ChatMessageContentItemCollection, _ReadItems
 from .contents import (
     AudioContent,
     FileContent,
@@ -107,7 +107,11 @@ class ChatMessageContent:
                 raise InvalidTypeError(
                     "give content= or items=, not both", path=type(self).__name__
                 )
-            self._items = ChatMessageContentItemCollection(items)
+            self._items = (
+                ChatMessageContentItemCollection._trusted(items)
+                if type(items) is _ReadItems
+                else ChatMessageContentItemCollection(items)
+            )
         elif content is None:
             self._items = ChatMessageContentItemCollection._trusted([])
         else:

@@ -25,11 +25,13 @@ class TypeRegistry(Mapping[_K, type[_T]], Generic[_K, _T]):
     twice) replaces its earlier definition instead of clashing with it.
     """
 
-    __slots__ = ("_classes", "_what")
+    __slots__ = ("_classes", "_what", "version")
 
     def __init__(self, what: str) -> None:
         self._what = what
         self._classes: dict[str, type[_T]] = {}
+        self.version = 0
+        """Counts registrations and removals, so caches keyed by label know when to start over."""
 
     def register(self, label: _K, cls: type[_T]) -> None:
         """Register ``cls`` under ``label``.
@@ -48,6 +50,12 @@ class TypeRegistry(Mapping[_K, type[_T]], Generic[_K, _T]):
         # Keys are plain strings: a label key would make every lookup with a str read from
         # JSON call the label's Python-level __eq__.
         self._classes[str.__str__(label)] = cls
+        self.version += 1
+
+    def unregister(self, label: str) -> None:
+        """Forget the class registered under ``label`` (for tests and notebooks), if any."""
+        if self._classes.pop(str.__str__(label), None) is not None:
+            self.version += 1
 
     def __getitem__(self, label: _K) -> type[_T]:
         return self._classes[label]

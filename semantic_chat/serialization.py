@@ -27,7 +27,7 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 from cattrs.gen._consts import AttributeOverride
 
 from . import jsoncodec
-from .collection import ChatMessageContentItemCollection
+from .collection import ChatMessageContentItemCollection, _ReadItems
 from .contents import CONTENT_TYPES, BinaryContent, KernelContent, UnknownContent
 from .contents.binary import Base64Payload
 from .contents.function_result import FunctionResultContent
@@ -81,6 +81,10 @@ class _Hooks:
         self.item_readers: dict[type, _Hook] = {}
         self.message_writers: dict[type, _Hook] = {}
         self.message_readers: dict[type, _Hook] = {}
+        # The item reader for each label seen, valid while the registry's version is.
+        self.readers_by_label: dict[str, _Hook] = {}
+        self.labels_version = -1
+        self.plain_message_reader: _Hook | None = None
 
     # --- items -------------------------------------------------------------------------
 
@@ -93,7 +97,20 @@ class _Hooks:
     def read_item(self, data: Any) -> KernelContent:
         if type(data) is not dict:
             raise SerializationError.mismatch("", "an item object", describe_type(data))
+        self._check_labels()
         label = data.get("type")
+        reader = self.readers_by_label.get(label) if type(label) is str else None
+        if reader is None:
+            reader = self._reader_for_label(label)
+        return reader(data)  # type: ignore[no-any-return]
+
+    def _check_labels(self) -> None:
+        """Start the label cache over when a content class was registered or removed."""
+        if self.labels_version != CONTENT_TYPES.version:
+            self.readers_by_label.clear()
+            self.labels_version = CONTENT_TYPES.version
+
+    def _reader_for_label(self, label: Any) -> _Hook:
         if type(label) is not str:
             if label is None:
                 raise SerializationError("missing the item's type label", path="type")
@@ -108,7 +125,8 @@ class _Hooks:
         reader = self.item_readers.get(cls)
         if reader is None:
             reader = self.item_readers[cls] = self._make_item_reader(cls)
-        return reader(data)  # type: ignore[no-any-return]
+        self.readers_by_label[label] = reader
+        return reader
 
     def write_items(self, items: Any, field: str = "items") -> list[dict[str, Any]]:
         written = []
@@ -122,13 +140,23 @@ class _Hooks:
     def read_items(self, data: Any) -> list[KernelContent]:
         if type(data) is not list:
             raise SerializationError.mismatch("", "a list of items", describe_type(data))
-        items = []
+        self._check_labels()
+        readers = self.readers_by_label
+        items = _ReadItems()
+        append = items.append
         for index, element in enumerate(data):
             try:
-                items.append(self.read_item(element))
+                # The common case inline: an item object whose label was seen before.
+                label = element.get("type") if type(element) is dict else None
+                reader = readers.get(label) if type(label) is str else None
+                append(reader(element) if reader is not None else self.read_item(element))
             except Exception as error:
                 raise _translate(error).at(f"[{index}]") from None
         return items
+
+    def read_items_hook(self, data: Any, _: Any) -> list[KernelContent]:
+        """`read_items` with the signature of a cattrs structure hook."""
+        return self.read_items(data)
 
     def _make_item_writer(self, cls: type[KernelContent]) -> _Hook:
         if CONTENT_TYPES.get_class(cls.content_type) is not cls:
@@ -173,6 +201,8 @@ class _Hooks:
         )
         required_nullable = _required_nullable_fields(cls)
         reads_result = issubclass(cls, FunctionResultContent)
+        if not required_nullable and not reads_result:
+            return generated
 
         def read(data: dict[str, Any]) -> KernelContent:
             for key in required_nullable:
@@ -215,7 +245,7 @@ class _Hooks:
     def _read_result(self, data: dict[str, Any], item: FunctionResultContent) -> None:
         if "result_items" in data:
             try:
-                item.result = self.read_items(data["result_items"])
+                item.result = list(self.read_items(data["result_items"]))
             except SerializationError as error:
                 raise error.at("result_items") from None
         elif "result" in data:
@@ -234,6 +264,8 @@ class _Hooks:
     def read_message(self, data: Any) -> ChatMessageContent:
         if type(data) is not dict:
             raise SerializationError.mismatch("", "a message object", describe_type(data))
+        if "message_type" not in data and self.plain_message_reader is not None:
+            return self.plain_message_reader(data)  # type: ignore[no-any-return]
         label = data.get("message_type")
         cls: type[ChatMessageContent] = ChatMessageContent
         if label is not None:
@@ -251,6 +283,8 @@ class _Hooks:
         reader = self.message_readers.get(cls)
         if reader is None:
             reader = self.message_readers[cls] = self._make_message_reader(cls)
+            if cls is ChatMessageContent:
+                self.plain_message_reader = reader
         return reader(data)  # type: ignore[no-any-return]
 
     def _make_message_writer(self, cls: type[ChatMessageContent]) -> _Hook:
@@ -302,7 +336,7 @@ class _Hooks:
             # empty collections per message); an empty list is dropped afterwards.
             "_items": override(unstruct_hook=self.write_items, omit_if_default=False)
             if writing
-            else override(struct_hook=lambda value, _: self.read_items(value)),
+            else override(struct_hook=self.read_items_hook),
         }
         for field in attrs.fields(cls):
             if field.name not in overrides and _holds_json(field.type):
@@ -352,11 +386,10 @@ class _Hooks:
         for primitive, accepted in _ACCEPTED_PRIMITIVES.items():
             c.register_structure_hook(primitive, _primitive_reader(primitive, accepted))
         # Labels are str subclasses: register them by class so they win over the str hooks.
-        c.register_structure_hook(Label, _read_label)
+        # Labels are str subclasses: register them by class so they win over the str hook.
+        c.register_structure_hook(Label, _read_label_fast)
         c.register_unstructure_hook(Label, str.__str__)
-        c.register_structure_hook(
-            ChatMessageContentItemCollection, lambda value, _: self.read_items(value)
-        )
+        c.register_structure_hook(ChatMessageContentItemCollection, self.read_items_hook)
         c.register_unstructure_hook(ChatMessageContentItemCollection, self.write_items)
         c.register_structure_hook_func(
             _is_content_class, lambda value, cls: _checked(self.read_item(value), cls)
@@ -447,6 +480,15 @@ def _json_object(value: Any, what: str) -> dict[str, Any]:
         expected = what if what.startswith("a") else f"a {what} object"
         raise SerializationError.mismatch("", expected, describe_type(value))
     return value
+
+
+def _read_label_fast(value: Any, cls: type[Label]) -> Label:
+    """Read a label; well-known ones come straight from the table of interned values."""
+    if type(value) is str:
+        found = cls._interned.get(value)
+        if found is not None:
+            return found
+    return _read_label(value, cls)
 
 
 def _read_label(value: Any, cls: type[Label]) -> Label:

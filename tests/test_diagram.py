@@ -92,7 +92,7 @@ def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     yield PLUGIN
-    CONTENT_TYPES._classes.pop("video", None)
+    CONTENT_TYPES.unregister("video")
     sys.modules.pop(PLUGIN, None)
 
 

@@ -582,7 +582,7 @@ def rated_message():
         rating: int = 0
 
     yield RatedMessage
-    MESSAGE_TYPES._classes.pop("rated", None)
+    MESSAGE_TYPES.unregister("rated")
 
 
 def test_base_message_is_registered():

@@ -476,7 +476,7 @@ def test_strict_accepts_a_plugin_defined_after_import() -> None:
         )
         assert str(error) == "messages[0].items[0].fps: expected a JSON float, got str"
     finally:
-        CONTENT_TYPES._classes.pop("video", None)
+        CONTENT_TYPES.unregister("video")
 
 
 def test_message_subclass_field_errors_are_located() -> None:
@@ -491,7 +491,7 @@ def test_message_subclass_field_errors_are_located() -> None:
         error = read_error('{"role":"user"}', RatedMessage)
         assert "RatedMessage" in str(error)
     finally:
-        MESSAGE_TYPES._classes.pop("rated", None)
+        MESSAGE_TYPES.unregister("rated")
 
 
 # --- versions ---------------------------------------------------------------------------------
@@ -770,7 +770,7 @@ def video_content() -> Iterator[type]:
         fps: float | None = None
 
     yield VideoContent
-    CONTENT_TYPES._classes.pop("video", None)
+    CONTENT_TYPES.unregister("video")
 
 
 @pytest.mark.parametrize("name", BACKENDS)

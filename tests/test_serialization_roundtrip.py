@@ -138,9 +138,9 @@ def plugins() -> Iterator[dict[str, type]]:
         tags: list[str] = attrs.Factory(list)
 
     yield {"clip": ClipContent, "cited": CitedText, "scored": ScoredMessage}
-    CONTENT_TYPES._classes.pop("x_rt_clip", None)
-    CONTENT_TYPES._classes.pop("x_rt_cited", None)
-    MESSAGE_TYPES._classes.pop("x_rt_scored", None)
+    CONTENT_TYPES.unregister("x_rt_clip")
+    CONTENT_TYPES.unregister("x_rt_cited")
+    MESSAGE_TYPES.unregister("x_rt_scored")
 
 
 _INT64 = st.integers(min_value=-(2**63), max_value=2**63 - 1)
@@ -513,7 +513,7 @@ def video_content() -> Iterator[type]:
         fps: float | None = None
 
     yield VideoContent
-    CONTENT_TYPES._classes.pop("video", None)
+    CONTENT_TYPES.unregister("video")
 
 
 @pytest.fixture
@@ -524,7 +524,7 @@ def rated_message() -> Iterator[type]:
         rating: int = 0
 
     yield RatedMessage
-    MESSAGE_TYPES._classes.pop("rated", None)
+    MESSAGE_TYPES.unregister("rated")
 
 
 def test_plugin_defined_after_import_round_trips_without_registration(
@@ -559,7 +559,7 @@ def test_unregistered_label_reads_as_unknown_once_the_plugin_is_gone() -> None:
     try:
         assert type(from_json(text, KernelContent)) is VideoContent
     finally:
-        CONTENT_TYPES._classes.pop("video", None)
+        CONTENT_TYPES.unregister("video")
     assert from_json(text, KernelContent) == UnknownContent(
         "video", {"uri": "https://x/v.mp4", "fps": 25.0}
     )

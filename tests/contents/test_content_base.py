@@ -61,14 +61,14 @@ def video_content():
         fps: float | None = None
 
     yield VideoContent
-    CONTENT_TYPES._classes.pop("video", None)
+    CONTENT_TYPES.unregister("video")
 
 
 @pytest.fixture
 def scratch_label():
     """A label for classes made in a test; whatever claims it is unregistered afterwards."""
     yield "scratch"
-    CONTENT_TYPES._classes.pop("scratch", None)
+    CONTENT_TYPES.unregister("scratch")
 
 
 # --- the built-in kinds ---------------------------------------------------------------------

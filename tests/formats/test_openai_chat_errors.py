@@ -348,7 +348,7 @@ def video_class():
     try:
         yield VideoContent
     finally:
-        CONTENT_TYPES._classes.pop("video", None)
+        CONTENT_TYPES.unregister("video")
         openai_chat._codecs.encoders.pop(VideoContent, None)
         openai_chat._codecs.decoders.pop("video_url", None)
 
@@ -404,4 +404,4 @@ def test_encoder_serves_subclasses_but_not_text_only_roles(video_class):
         with pytest.raises(UnsupportedContentError, match="in a system message"):
             openai_chat.to_payload([_m("system", ClipContent("c.mp4"))])
     finally:
-        CONTENT_TYPES._classes.pop("video_clip", None)
+        CONTENT_TYPES.unregister("video_clip")

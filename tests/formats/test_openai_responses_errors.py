@@ -330,7 +330,7 @@ def video_class():
     try:
         yield VideoContent
     finally:
-        CONTENT_TYPES._classes.pop("video", None)
+        CONTENT_TYPES.unregister("video")
         openai_responses._codecs.encoders.pop(VideoContent, None)
         openai_responses._codecs.decoders.pop("input_video", None)
 
