@@ -385,6 +385,10 @@ class _Hooks:
         c = self.converter
         for primitive, accepted in _ACCEPTED_PRIMITIVES.items():
             c.register_structure_hook(primitive, _primitive_reader(primitive, accepted))
+            # One call for ``X | None`` instead of cattrs' optional wrapper around X's hook.
+            c.register_structure_hook(
+                primitive | None, _primitive_reader(primitive, (*accepted, type(None)))
+            )
         # Labels are str subclasses: register them by class so they win over the str hooks.
         # Labels are str subclasses: register them by class so they win over the str hook.
         c.register_structure_hook(Label, _read_label_fast)
@@ -462,7 +466,7 @@ def _primitive_reader(primitive: type, accepted: tuple[type, ...]) -> Callable[[
 
     def read(value: Any, _: Any) -> Any:
         kind = type(value)
-        if kind is primitive:
+        if kind is primitive or (value is None and kind in accepted):
             return value
         if kind in accepted or (primitive is str and isinstance(value, str)):
             return primitive(value)
