@@ -69,6 +69,7 @@ _FORMAT = "OpenAI Chat Completions"
 _AUDIO_MIME = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 _AUDIO_FORMAT = {mime: name for name, mime in _AUDIO_MIME.items()} | {"audio/mp3": "mp3"}
 _INSTRUCTION_ROLES = frozenset(("system", "developer"))
+_PLAIN_ROLES = frozenset(("system", "developer", "user", "assistant"))
 _ROLES = frozenset(("system", "developer", "user", "assistant", "tool", "function"))
 _MESSAGE_KEYS = {
     "system": {"role", "content", "name"},
@@ -390,8 +391,88 @@ def to_payload(
     """
     payload: list[dict[str, Any]] = []
     for index, message in enumerate(history):
-        _write_message(message, f"messages[{index}]", payload, on_unsupported)
+        written = _write_plain_message(message)
+        if written is not None:
+            payload.append(written)
+        else:
+            _write_message(message, f"messages[{index}]", payload, on_unsupported)
     return payload
+
+
+def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None:
+    """Write the common shapes without hints quickly; ``None`` sends the rest the long way.
+
+    Covers a message of plain text items, a user's images and wav/mp3 clips, an assistant's
+    text and tool calls, and a tool message with one string result, none with metadata.
+    """
+    if message.metadata:
+        return None
+    role = str.__str__(message._role)  # the slots behind the properties: this is a hot path
+    items = message._items._items
+    if role == "tool":
+        if len(items) != 1:
+            return None
+        result = items[0]
+        if (
+            type(result) is not FunctionResultContent
+            or result.metadata
+            or type(result.result) is not str
+            or result.call_id is None
+        ):
+            return None
+        return {"role": "tool", "tool_call_id": result.call_id, "content": result.result}
+    if role not in _PLAIN_ROLES:
+        return None
+    texts: list[str] = []
+    calls: list[dict[str, Any]] = []
+    media: list[dict[str, Any]] | None = None  # parts, once a non-text item appears
+    for item in items:
+        if item.metadata:
+            return None
+        if type(item) is TextContent:
+            if calls:
+                return None  # text after a call: the general writer keeps the order rule
+            texts.append(item.text)
+            if media is not None:
+                media.append({"type": "text", "text": item.text})
+        elif type(item) is FunctionCallContent and role == "assistant":
+            if item.id is None or type(item.arguments) is not str:
+                return None
+            body = {"name": item.name, "arguments": item.arguments}
+            calls.append({"id": item.id, "type": "function", "function": body})
+        elif role == "user" and (part := _plain_media_part(item)) is not None:
+            if media is None:
+                media = [{"type": "text", "text": text} for text in texts]
+            media.append(part)
+        else:
+            return None
+    written: dict[str, Any] = {"role": role}
+    if message.name is not None:
+        written["name"] = message.name
+    if media is not None:
+        written["content"] = media
+    elif len(texts) == 1:
+        written["content"] = texts[0]
+    elif texts or role != "assistant":
+        written["content"] = [{"type": "text", "text": text} for text in texts]
+    if calls:
+        written["tool_calls"] = calls
+    return written
+
+
+def _plain_media_part(item: KernelContent) -> dict[str, Any] | None:
+    """The part for an image or wav/mp3 clip a user sends, or ``None`` for anything else."""
+    if type(item) is ImageContent and item.file_id is None:
+        body = {"url": item.uri if item.uri is not None else data_url(item)}
+        if item.detail is not None:
+            body["detail"] = item.detail
+        return {"type": "image_url", "image_url": body}
+    if type(item) is AudioContent and item.uri is None and item.file_id is None:
+        audio_format = _AUDIO_FORMAT.get(item.mime_type or "")
+        if audio_format is not None:
+            clip: dict[str, Any] = {"data": item.base64, "format": audio_format}
+            return {"type": "input_audio", "input_audio": clip}
+    return None
 
 
 def _write_message(

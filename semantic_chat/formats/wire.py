@@ -109,7 +109,10 @@ def _caller_level() -> int:
 
 def data_url(item: BinaryContent) -> str:
     """Render a binary item's bytes as a ``data:`` URL without decoding lazy base64 text."""
-    bare, parameters = split_mime_type(item.mime_type or "application/octet-stream")
+    mime_type = item.mime_type or "application/octet-stream"
+    if ";" not in mime_type:  # normalized already: nothing to split
+        return f"data:{mime_type};base64,{item.base64}"
+    bare, parameters = split_mime_type(mime_type)
     prefix = "".join(f";{name}={value}" for name, value in parameters)
     return f"data:{bare}{prefix};base64,{item.base64}"
 
