@@ -15,6 +15,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from ..collection import _ReadItems
 from ..contents import (
     AudioContent,
     FileContent,
@@ -27,7 +28,7 @@ from ..contents import (
 )
 from ..errors import FormatError, describe_type
 from ..history import ChatHistory
-from ..labels import FinishReason
+from ..labels import AuthorRole, FinishReason
 from ..media import guess_mime_type
 from ..message import ChatMessageContent
 from ..streaming import (
@@ -99,14 +100,128 @@ def from_payload(messages: Iterable[Any]) -> ChatHistory:
     if isinstance(messages, (str, bytes, dict)):
         raise FormatError.mismatch("messages", "a list of messages", describe_type(messages))
     history = ChatHistory()
+    read = history.messages
     call_names: dict[str, str] = {}
     for index, raw in enumerate(messages):
+        if type(raw) is dict:
+            plain = _read_plain_message(raw, call_names)
+            if plain is not None:
+                read.append(plain)
+                continue
         path = f"messages[{index}]"
         message = as_plain(raw, path)
         if type(message) is not dict:
             raise FormatError.mismatch(path, "a message object", describe_type(message))
-        history.messages.append(_read_message(message, path, call_names))
+        read.append(_read_message(message, path, call_names))
     return history
+
+
+_PLAIN_KEYS = {
+    "system": frozenset(("role", "content", "name")),
+    "developer": frozenset(("role", "content", "name")),
+    "user": frozenset(("role", "content", "name")),
+    "assistant": frozenset(("role", "content", "name", "tool_calls")),
+    "tool": frozenset(("role", "content", "tool_call_id")),
+}
+_PLAIN_CALL_KEYS = frozenset(("id", "type", "function"))
+_PLAIN_FUNCTION_KEYS = frozenset(("name", "arguments"))
+
+
+def _read_plain_message(
+    message: dict[str, Any], call_names: dict[str, str]
+) -> ChatMessageContent | None:
+    """Read the common shapes that need no hints quickly; ``None`` sends the rest the long way.
+
+    Mirrors `_write_plain_message`: text messages, an assistant's text and standard tool
+    calls, a tool message with string content, and a user's text, image and audio parts,
+    each with no key the general reader would keep as a hint.
+    """
+    role = message.get("role")
+    if type(role) is not str:
+        return None
+    allowed = _PLAIN_KEYS.get(role)
+    if allowed is None or not allowed.issuperset(message):
+        return None
+    content = message.get("content")
+    name = message.get("name")
+    if name is not None and type(name) is not str:
+        return None
+    items: list[KernelContent] = _ReadItems()
+    if role == "tool":
+        call_id = message.get("tool_call_id")
+        if type(call_id) is not str or type(content) is not str:
+            return None
+        items.append(FunctionResultContent(call_id, content, name=call_names.get(call_id)))
+        return ChatMessageContent(AuthorRole.TOOL, items=items)
+    if type(content) is str:
+        items.append(TextContent(content))
+    elif role == "user" and type(content) is list:
+        if not _read_plain_parts(content, items):
+            return None
+    elif content is not None or role != "assistant" or "content" in message:
+        return None
+    if "tool_calls" in message:
+        calls = message["tool_calls"]
+        if type(calls) is not list or not calls:
+            return None
+        for call in calls:
+            if type(call) is not dict or not _PLAIN_CALL_KEYS.issuperset(call):
+                return None
+            function = call.get("function")
+            if (
+                call.get("type") != "function"
+                or type(function) is not dict
+                or function.keys() != _PLAIN_FUNCTION_KEYS
+                or type(call.get("id")) is not str
+                or type(function["name"]) is not str
+                or type(function["arguments"]) is not str
+            ):
+                return None
+            call_names[call["id"]] = function["name"]
+            items.append(FunctionCallContent(call["id"], function["name"], function["arguments"]))
+    return ChatMessageContent(role, items=items, name=name)
+
+
+def _read_plain_parts(parts: list[Any], items: list[KernelContent]) -> bool:
+    """Read text, image and audio parts with no extra keys; ``False`` if any is otherwise."""
+    for part in parts:
+        if type(part) is not dict:
+            return False
+        kind = part.get("type")
+        if kind == "text" and len(part) == 2 and type(part.get("text")) is str:
+            items.append(TextContent(part["text"]))
+        elif kind == "image_url" and len(part) == 2:
+            body = part.get("image_url")
+            if type(body) is not dict or type(body.get("url")) is not str:
+                return False
+            detail = body.get("detail")
+            if len(body) != (1 if detail is None else 2) or (
+                detail is not None and type(detail) is not str
+            ):
+                return False
+            url = body["url"]
+            if url[:5] == "data:":
+                try:
+                    items.append(binary_from_data_url(ImageContent, url, "", detail=detail))
+                except FormatError:
+                    return False
+            else:
+                items.append(ImageContent(uri=url, detail=detail))
+        elif kind == "input_audio" and len(part) == 2:
+            body = part.get("input_audio")
+            if type(body) is not dict or body.keys() != {"data", "format"}:
+                return False
+            mime_type = _AUDIO_MIME.get(body["format"])
+            if mime_type is None or type(body["data"]) is not str:
+                return False
+            try:
+                items.append(AudioContent.from_base64(body["data"], mime_type=mime_type))
+            except ValueError:
+                return False
+        else:
+            return False
+    # One text part alone needs the "parts" hint: the general reader keeps it.
+    return not (len(items) == 1 and type(items[0]) is TextContent)
 
 
 def from_response(completion: Any, *, choice: int = 0) -> ChatMessageContent:

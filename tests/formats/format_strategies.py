@@ -217,26 +217,19 @@ def _responses_part(draw: st.DrawFn, text: bool = True) -> KernelContent:
     return _binary(draw, FileContent, "application/pdf", filename=filename or "doc.pdf")
 
 
-def _not_one_text(items: list[KernelContent]) -> bool:
-    # A run of exactly one text item is written as string content and read back with a
-    # {"string": True} hint in its metadata: a library bug, see
-    # test_openai_responses_roundtrip.py::test_default_shapes_read_back_without_hints.
-    return not (len(items) == 1 and isinstance(items[0], TextContent))
-
-
 @st.composite
 def _responses_assistant_items(draw: st.DrawFn, calls: _Calls) -> list[KernelContent]:
     """Function calls, with at most one run of texts somewhere among them.
 
     The Responses format has no boundary between assistant messages: a ``message`` item after
     a ``message`` item starts a new assistant message, anything else joins the current one. So
-    one text run per message; the run has two or three texts (see `_not_one_text`). No
+    one text run per message, of one to three texts. No
     refusals: a refusal part is only valid inside an output message item, which needs the
     ``id`` and ``status`` of a replayed response (see the xfail test for hand-built refusals).
     """
     items: list[KernelContent] = [calls.call(draw) for _ in range(draw(st.integers(0, 3)))]
     if not items or draw(st.booleans()):
-        run = draw(st.lists(_texts(), min_size=2, max_size=3))
+        run = draw(st.lists(_texts(), min_size=1, max_size=3))
         at = draw(st.integers(0, len(items)))
         items[at:at] = run
     return items
@@ -246,10 +239,9 @@ def _responses_assistant_items(draw: st.DrawFn, calls: _Calls) -> list[KernelCon
 def responses_histories(draw: st.DrawFn, max_messages: int = 6) -> ChatHistory:
     """Histories `openai_responses` writes and reads back exactly.
 
-    - system / developer: two or three `TextContent` items (see `_not_one_text`);
+    - system / developer: one to three `TextContent` items;
     - user: one to three parts (text; image by https URI, PNG data or file id, ``detail``
-      None, low or high; file by id, https URL or PDF data, optional filename), not one text
-      alone; no audio: the SDK's input content has no ``input_audio`` part (xfail test);
+      None, low or high; file by id, https URL or PDF data, optional filename); no audio: the SDK's input content has no ``input_audio`` part (xfail test);
     - assistant: see `_responses_assistant_items`; never two assistant messages in a row;
     - tool: one `FunctionResultContent` answering an earlier call, its result a string or a
       non-empty list of text, image and file parts;
@@ -268,9 +260,9 @@ def responses_histories(draw: st.DrawFn, max_messages: int = 6) -> ChatHistory:
         if role == "assistant" and previous == "assistant":
             role = "user"
         if role in ("system", "developer"):
-            items: list[KernelContent] = draw(st.lists(_texts(), min_size=2, max_size=3))
+            items: list[KernelContent] = draw(st.lists(_texts(), min_size=1, max_size=3))
         elif role == "user":
-            items = draw(st.lists(_responses_part(), min_size=1, max_size=3).filter(_not_one_text))
+            items = draw(st.lists(_responses_part(), min_size=1, max_size=3))
         elif role == "assistant":
             items = draw(_responses_assistant_items(calls))
         else:
@@ -337,20 +329,15 @@ def _chat_assistant_payload() -> st.SearchStrategy[dict[str, Any]]:
                                 "custom": {"name": "g", "input": a}},
                   st.integers(0, 9), _SHORT),
     )
-    message = _merged(
+    return _merged(
         _fixed(role="assistant"),
-        # Not an empty part list: it is written back without content (xfail test).
         _maybe("content", st.none() | _SHORT
-               | st.lists(text | refusal_part, min_size=1, max_size=3)),
+               | st.lists(text | refusal_part, min_size=0, max_size=3)),
         _maybe("refusal", st.none() | _SHORT),
         _maybe("tool_calls", st.lists(call, min_size=1, max_size=2)),
         _maybe("audio", st.just({"id": "audio_1"})),
         _maybe("function_call", st.builds(dict, name=st.just("f"), arguments=_SHORT)),
         _maybe("name", st.just("bot")),
-    )
-    # Not a part list beside a refusal string: the refusal moves into the parts (xfail test).
-    return message.filter(
-        lambda m: not (isinstance(m.get("content"), list) and isinstance(m.get("refusal"), str))
     )
 
 
@@ -394,27 +381,17 @@ def _responses_input_parts(detail_required: bool) -> st.SearchStrategy[dict[str,
     return st.one_of(text, image, file)
 
 
-def _one_text_part(content: Any) -> bool:
-    return (isinstance(content, list) and len(content) == 1
-            and content[0].get("type") == "input_text")
-
-
 def responses_payloads() -> st.SearchStrategy[list[dict[str, Any]]]:
     """Responses ``input`` lists, valid for the SDK, mixing every item kind the reader models.
 
-    Left out (each pinned by an xfail test): a content list of one ``input_text`` part (written
-    back as a string); an empty content list (lost after a call or reasoning item); an
-    assistant message of ``input_text`` parts with ``"type": "message"`` (its first part comes
-    back as ``output_text``); a summary part with empty text (comes back as no summary).
+    Every shape the reader models, including a content list of one ``input_text`` part and
+    an assistant message of ``input_text`` parts with ``"type": "message"``.
     """
     easy = _merged(
         _maybe("type", st.just("message")),
         st.builds(dict, role=st.sampled_from(["user", "system", "developer", "assistant"]),
                   content=_SHORT | st.lists(_responses_input_parts(True), min_size=1,
                                             max_size=3)),
-    ).filter(lambda m: not _one_text_part(m["content"])).filter(
-        lambda m: not (m["role"] == "assistant" and "type" in m
-                       and isinstance(m["content"], list))
     )
     output_part = st.one_of(
         _SHORT.map(lambda t: {"type": "output_text", "text": t, "annotations": []}),

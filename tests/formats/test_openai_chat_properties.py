@@ -27,3 +27,22 @@ def test_valid_payload_reads_and_writes_back_exactly(payload):
     written = openai_chat.to_payload(openai_chat.from_payload(payload))
     assert written == payload
     assert dumps_sorted(written) == dumps_sorted(payload)
+
+
+@given(chat_payloads())
+def test_the_direct_reader_agrees_with_the_general_reader(payload):
+    # from_payload reads common shapes directly; the general reader must give the same.
+    general = openai_chat.ChatHistory()
+    names: dict[str, str] = {}
+    for index, message in enumerate(payload):
+        general.messages.append(openai_chat._read_message(message, f"messages[{index}]", names))
+    assert openai_chat.from_payload(payload) == general
+
+
+@given(chat_histories())
+def test_the_direct_writer_agrees_with_the_general_writer(history):
+    # to_payload writes common shapes directly; the general writer must give the same.
+    general: list[dict] = []
+    for index, message in enumerate(history):
+        openai_chat._write_message(message, f"messages[{index}]", general, "raise")
+    assert dumps_sorted(openai_chat.to_payload(history)) == dumps_sorted(general)
