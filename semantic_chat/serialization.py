@@ -129,10 +129,13 @@ class _Hooks:
         return reader
 
     def write_items(self, items: Any, field: str = "items") -> list[dict[str, Any]]:
-        written = []
+        writers = self.item_writers
+        written: list[dict[str, Any]] = []
+        append = written.append
         for index, item in enumerate(items):
             try:
-                written.append(self.write_item(item))
+                writer = writers.get(type(item))  # inline: the class was written before
+                append(writer(item) if writer is not None else self.write_item(item))
             except SemanticChatError as error:
                 raise error.at(f"{field}[{index}]") from None
         return written
@@ -176,6 +179,12 @@ class _Hooks:
         )
         required_nullable = _required_nullable_fields(cls)
         writes_result = issubclass(cls, FunctionResultContent)
+        if not required_nullable and not writes_result:
+
+            def write_tagged(item: KernelContent) -> dict[str, Any]:
+                return {"type": label, **generated(item)}
+
+            return write_tagged
 
         def write(item: KernelContent) -> dict[str, Any]:
             written = {"type": label}
@@ -345,10 +354,13 @@ class _Hooks:
         return overrides
 
     def write_history(self, history: ChatHistory) -> dict[str, Any]:
-        messages = []
+        writers = self.message_writers
+        messages: list[dict[str, Any]] = []
+        append = messages.append
         for index, message in enumerate(history.messages):
             try:
-                messages.append(self.write_message(message))
+                writer = writers.get(type(message))  # inline: the class was written before
+                append(writer(message) if writer is not None else self.write_message(message))
             except SemanticChatError as error:
                 raise error.at(f"messages[{index}]") from None
         return {"version": FORMAT_VERSION, "messages": messages}
