@@ -1,0 +1,113 @@
+"""Helpers shared by the benchmark scripts: environment description, tables, formatting."""
+
+from __future__ import annotations
+
+import datetime
+import math
+import os
+import platform
+import statistics
+import sys
+from collections.abc import Iterable, Sequence
+from importlib import metadata
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent
+
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+PACKAGES = (
+    "semantic_chat",
+    "semantic-kernel",
+    "langchain-core",
+    "pydantic-ai-slim",
+    "pydantic",
+    "msgspec",
+    "orjson",
+    "attrs",
+    "cattrs",
+    "numpy",
+)
+
+
+def version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def load_average() -> str:
+    try:
+        return " / ".join(f"{value:.2f}" for value in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
+def now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def environment_lines() -> list[str]:
+    """Markdown bullet lines describing the machine, Python and package versions."""
+    cores = os.cpu_count()
+    try:
+        usable: int | None = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = cores
+    return [
+        f"- Date: {now()}",
+        f"- Machine: {platform.machine()}, {cpu_model()}, {cores} cores ({usable} usable), "
+        f"{platform.system()} {platform.release()}",
+        f"- Python: {platform.python_implementation()} {platform.python_version()} "
+        f"({sys.executable})",
+        "- Packages: " + ", ".join(f"{name} {version(name)}" for name in PACKAGES),
+        f"- Load average (1/5/15 min) at start: {load_average()}",
+    ]
+
+
+def command_line() -> str:
+    script = Path(sys.argv[0]).resolve()
+    try:
+        shown = script.relative_to(ROOT)
+    except ValueError:
+        shown = script
+    return " ".join(["python", str(shown), *sys.argv[1:]])
+
+
+def table(header: Sequence[str], rows: Iterable[Sequence[object]], align: str = "") -> str:
+    """A markdown table; ``align`` gives one of ``l``/``r`` per column (default: l then r)."""
+    header = list(header)
+    marks = align or "l" + "r" * (len(header) - 1)
+    rule = ["---:" if mark == "r" else ":---" for mark in marks]
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(rule) + " |"]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def median(values: Sequence[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def fmt(value: float | None, digits: int = 2) -> str:
+    if value is None or math.isnan(value):
+        return "-"
+    return f"{value:.{digits}f}"
+
+
+def verdict(ok: bool) -> str:
+    return "**pass**" if ok else "**FAIL**"
