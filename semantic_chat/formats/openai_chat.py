@@ -41,10 +41,12 @@ from ..usage import Usage
 from .wire import (
     OnUnsupported,
     PluginCodecs,
+    arguments_text,
     as_plain,
     binary_from_data_url,
     data_url,
     get_hints,
+    read_parts,
     require,
     set_hints,
     unsupported,
@@ -307,7 +309,7 @@ def _read_message(
         if isinstance(content, str):
             items.append(TextContent(content))
         else:
-            items.extend(_read_parts(content, f"{path}.content"))
+            items.extend(read_parts(content, f"{path}.content", _read_part))
             if _default_is_string(items):
                 hints["parts"] = True
 
@@ -330,7 +332,7 @@ def _read_assistant(  # noqa: PLR0917 - one private reader filling the caller's 
     if isinstance(content, str):
         items.append(TextContent(content))
     elif isinstance(content, list):
-        items.extend(_read_parts(content, f"{path}.content"))
+        items.extend(read_parts(content, f"{path}.content", _read_part))
         texts = sum(isinstance(item, TextContent) for item in items)
         if texts < 2 or any(isinstance(item, RefusalContent) for item in items):
             hints["parts"] = True
@@ -407,17 +409,7 @@ def _read_tool_call(call: Any, path: str) -> FunctionCallContent:
 def _read_tool_content(content: str | list[Any], path: str) -> str | list[KernelContent]:
     if isinstance(content, str):
         return content
-    return _read_parts(content, f"{path}.content")
-
-
-def _read_parts(parts: list[Any], path: str) -> list[KernelContent]:
-    items = []
-    for index, part in enumerate(parts):
-        where = f"{path}[{index}]"
-        if type(part) is not dict:
-            raise FormatError.mismatch(where, "a content part object", describe_type(part))
-        items.append(_read_part(part, where))
-    return items
+    return read_parts(content, f"{path}.content", _read_part)
 
 
 def _read_part(part: dict[str, Any], path: str) -> KernelContent:
@@ -660,7 +652,7 @@ def _write_assistant(
             if item.id is None:
                 written["function_call"] = {
                     "name": item.name,
-                    "arguments": _arguments_text(item),
+                    "arguments": arguments_text(item),
                 }
             else:
                 calls.append(_write_tool_call(item))
@@ -686,7 +678,7 @@ def _write_tool_call(item: FunctionCallContent) -> dict[str, Any]:
     hints = get_hints(item.metadata, HINTS)
     kind = "custom" if hints.get("custom") else "function"
     body: dict[str, Any] = {"name": item.name}
-    body["input" if kind == "custom" else "arguments"] = _arguments_text(item)
+    body["input" if kind == "custom" else "arguments"] = arguments_text(item)
     body.update(hints.get("body_fields", {}))
     call: dict[str, Any] = {"id": item.id}
     if not hints.get("untyped"):
@@ -694,15 +686,6 @@ def _write_tool_call(item: FunctionCallContent) -> dict[str, Any]:
     call[kind] = body
     call.update(hints.get("fields", {}))
     return call
-
-
-def _arguments_text(item: FunctionCallContent) -> str:
-    arguments = item.arguments
-    if arguments is None:
-        return "{}"
-    if isinstance(arguments, str):
-        return arguments
-    return json.dumps(dict(arguments), ensure_ascii=False, separators=(",", ":"))
 
 
 def _write_result(

@@ -42,10 +42,12 @@ from ..usage import Usage
 from .wire import (
     OnUnsupported,
     PluginCodecs,
+    arguments_text,
     as_plain,
     binary_from_data_url,
     data_url,
     get_hints,
+    read_parts,
     require,
     set_hints,
     unsupported,
@@ -206,7 +208,11 @@ class _Reader:
             self.turn = None
             call_id = require(item, "call_id", str, path)
             output = require(item, "output", (str, list), path)
-            result = output if isinstance(output, str) else _read_parts(output, f"{path}.output")
+            result = (
+                output
+                if isinstance(output, str)
+                else read_parts(output, f"{path}.output", _read_part)
+            )
             content = FunctionResultContent(call_id, result, name=self.call_names.get(call_id))
             _keep(content, item, ("type", "call_id", "output"), "fields")
             self.history.messages.append(ChatMessageContent(AuthorRole.TOOL, items=[content]))
@@ -232,7 +238,7 @@ class _Reader:
         if isinstance(content, str):
             parts: list[KernelContent] = [TextContent(content)]
         else:
-            parts = _read_parts(content, f"{path}.content")
+            parts = read_parts(content, f"{path}.content", _read_part)
             if _default_is_string(content):
                 envelope["parts"] = True
         fields = {key: value for key, value in item.items() if key not in _MESSAGE_KEYS}
@@ -300,16 +306,6 @@ def _read_reasoning(item: dict[str, Any], path: str) -> ReasoningContent:
     if not simple or len(texts) > 1 or texts == [""]:
         reasoning.metadata.setdefault(HINTS, {})["summary"] = summary
     return reasoning
-
-
-def _read_parts(parts: list[Any], path: str) -> list[KernelContent]:
-    items = []
-    for index, part in enumerate(parts):
-        where = f"{path}[{index}]"
-        if type(part) is not dict:
-            raise FormatError.mismatch(where, "a content part object", describe_type(part))
-        items.append(_read_part(part, where))
-    return items
 
 
 def _read_part(part: dict[str, Any], path: str) -> KernelContent:
@@ -607,18 +603,11 @@ def _a(word: str) -> str:
 
 
 def _write_call(item: FunctionCallContent) -> dict[str, Any]:
-    arguments = item.arguments
-    if arguments is None:
-        text = "{}"
-    elif isinstance(arguments, str):
-        text = arguments
-    else:
-        text = json.dumps(dict(arguments), ensure_ascii=False, separators=(",", ":"))
     written: dict[str, Any] = {
         "type": "function_call",
         "call_id": item.id,
         "name": item.name,
-        "arguments": text,
+        "arguments": arguments_text(item),
     }
     written.update(get_hints(item.metadata, HINTS).get("fields", {}))
     return written

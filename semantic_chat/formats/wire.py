@@ -10,22 +10,25 @@ has no such key, and each format writes it in its default shape.
 
 from __future__ import annotations
 
+import json
 import sys
 import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, TypeVar
 
-from ..contents import BinaryContent, KernelContent
+from ..contents import BinaryContent, FunctionCallContent, KernelContent
 from ..errors import FormatError, UnsupportedContentError, describe_type
 from ..media import split_mime_type
 
 __all__ = [
     "OnUnsupported",
     "PluginCodecs",
+    "arguments_text",
     "as_plain",
     "binary_from_data_url",
     "data_url",
     "get_hints",
+    "read_parts",
     "require",
     "set_hints",
     "unsupported",
@@ -94,6 +97,33 @@ def unsupported(
     raise UnsupportedContentError(
         f"{detail} (pass on_unsupported='drop' to leave it out)", path=where
     )
+
+
+def read_parts(
+    parts: list[Any], path: str, read_part: Callable[[dict[str, Any], str], KernelContent]
+) -> list[KernelContent]:
+    """Read a list of content parts with a format's ``read_part``.
+
+    Raises:
+        FormatError: a part is not an object; the message names its index.
+    """
+    items = []
+    for index, part in enumerate(parts):
+        where = f"{path}[{index}]"
+        if type(part) is not dict:
+            raise FormatError.mismatch(where, "a content part object", describe_type(part))
+        items.append(read_part(part, where))
+    return items
+
+
+def arguments_text(call: FunctionCallContent) -> str:
+    """A call's arguments as JSON text: a string as given, a mapping compactly, none as ``{}``."""
+    arguments = call.arguments
+    if arguments is None:
+        return "{}"
+    if isinstance(arguments, str):
+        return arguments
+    return json.dumps(dict(arguments), ensure_ascii=False, separators=(",", ":"))
 
 
 def _caller_level() -> int:
