@@ -7,35 +7,15 @@ import datetime
 import decimal
 import enum
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from json_backends import BACKENDS, backend
 
 from semantic_chat import AuthorRole, SerializationError, jsoncodec
 from semantic_chat.jsoncodec import dumps, json_value, loads, use_backend
-
-BACKENDS = ("json", "orjson")
-
-
-@pytest.fixture(autouse=True)
-def _restore_backend() -> Iterator[None]:
-    saved = jsoncodec.BACKEND
-    yield
-    use_backend(saved)
-
-
-@contextmanager
-def backend(name: str) -> Iterator[None]:
-    saved = jsoncodec.BACKEND
-    use_backend(name)
-    try:
-        yield
-    finally:
-        use_backend(saved)
 
 
 def dumps_with(name: str, value: Any, indent: int | None = None) -> str:

@@ -6,7 +6,6 @@ import copy
 import datetime
 import json
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import attrs
@@ -14,6 +13,7 @@ import pytest
 from cattrs.errors import BaseValidationError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from json_backends import BACKENDS, backend
 from strategies import histories, json_values
 
 from semantic_chat import (
@@ -36,25 +36,6 @@ from semantic_chat import (
 from semantic_chat.contents.base import CONTENT_TYPES
 from semantic_chat.message import MESSAGE_TYPES
 from semantic_chat.serialization import from_dict, from_json, to_dict, to_json
-
-BACKENDS = ("json", "orjson")
-
-
-@pytest.fixture(autouse=True)
-def _restore_backend() -> Iterator[None]:
-    saved = jsoncodec.BACKEND
-    yield
-    jsoncodec.use_backend(saved)
-
-
-@contextmanager
-def backend(name: str) -> Iterator[None]:
-    saved = jsoncodec.BACKEND
-    jsoncodec.use_backend(name)
-    try:
-        yield
-    finally:
-        jsoncodec.use_backend(saved)
 
 
 def history_of(*messages: str) -> str:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import attrs
 import cattrs
 import pytest
+from json_backends import BACKENDS, backend
 
 from semantic_chat import (
     AudioContent,
@@ -42,26 +41,8 @@ from semantic_chat.serialization import (
     to_json,
 )
 
-BACKENDS = ("json", "orjson")
 PNG_HEAD = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
 PNG_HEAD_B64 = "iVBORw0KGgoAAAANSUhEUg=="
-
-
-@pytest.fixture(autouse=True)
-def _restore_backend() -> Iterator[None]:
-    saved = jsoncodec.BACKEND
-    yield
-    jsoncodec.use_backend(saved)
-
-
-@contextmanager
-def backend(name: str) -> Iterator[None]:
-    saved = jsoncodec.BACKEND
-    jsoncodec.use_backend(name)
-    try:
-        yield
-    finally:
-        jsoncodec.use_backend(saved)
 
 
 def sample_history() -> ChatHistory:

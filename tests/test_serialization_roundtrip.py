@@ -6,13 +6,13 @@ import copy
 import random
 import string
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from json_backends import BACKENDS, backend
 from strategies import (
     binary_items,
     function_calls,
@@ -54,25 +54,6 @@ from semantic_chat import (
 from semantic_chat.contents.base import CONTENT_TYPES
 from semantic_chat.message import MESSAGE_TYPES
 from semantic_chat.serialization import from_dict, from_json, to_dict, to_json
-
-BACKENDS = ("json", "orjson")
-
-
-@pytest.fixture(autouse=True)
-def _restore_backend() -> Iterator[None]:
-    saved = jsoncodec.BACKEND
-    yield
-    jsoncodec.use_backend(saved)
-
-
-@contextmanager
-def backend(name: str) -> Iterator[None]:
-    saved = jsoncodec.BACKEND
-    jsoncodec.use_backend(name)
-    try:
-        yield
-    finally:
-        jsoncodec.use_backend(saved)
 
 
 def assert_json_pure(value: Any) -> None:
