@@ -198,12 +198,13 @@ def _wavefront(
     as_strided(skew[2:, 1:], (height, width, bpp), (s0 + s1, s0, s2))[...] = filtered
     kinds_col = kinds[:, None]
     has_avg, has_paeth = bool((kinds == 3).any()), bool((kinds == 4).any())
-    zero = np.zeros((1, 1), np.int16)
+    # Annotated loosely: numpy releases disagree on the shape types these expressions get.
+    zero: NDArray[Any] = np.zeros((1, 1), np.int16)
     for k in range(2, height + width + 1):
         lo, hi = max(1, k - width), min(height, k - 1) + 1
         a, b, c = skew[k - 1, lo:hi], skew[k - 1, lo - 1 : hi - 1], skew[k - 2, lo - 1 : hi - 1]
-        avg = (a + b) >> 1 if has_avg else zero
-        paeth = zero
+        avg: NDArray[Any] = (a + b) >> 1 if has_avg else zero
+        paeth: NDArray[Any] = zero
         if has_paeth:
             bc, ac = b - c, a - c
             pa, pb, pc = np.abs(bc), np.abs(ac), np.abs(bc + ac)

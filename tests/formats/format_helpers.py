@@ -200,9 +200,15 @@ def _fields(typed_dict: Any) -> tuple[dict[str, Any], frozenset[str]]:
     required = set(typed_dict.__required_keys__)
     for key, hint in hints.items():
         origin = get_origin(hint)
-        if origin in (typing_extensions.Required, getattr(typing, "Required", None)):
+        if origin is None:  # a plain hint: keep what the class says
+            continue
+        # typing has no Required before Python 3.11; typing_extensions' is used there.
+        if origin in (typing_extensions.Required, getattr(typing, "Required", typing_extensions.Required)):
             required.add(key)
-        elif origin in (typing_extensions.NotRequired, getattr(typing, "NotRequired", None)):
+        elif origin in (
+            typing_extensions.NotRequired,
+            getattr(typing, "NotRequired", typing_extensions.NotRequired),
+        ):
             required.discard(key)
     assert set(hints) == set(typed_dict.__required_keys__) | set(typed_dict.__optional_keys__)
     return hints, frozenset(required)
