@@ -349,8 +349,8 @@ def video_class():
         yield VideoContent
     finally:
         CONTENT_TYPES.unregister("video")
-        openai_chat._codecs.encoders.pop(VideoContent, None)
-        openai_chat._codecs.decoders.pop("video_url", None)
+        openai_chat.shared.codecs.encoders.pop(VideoContent, None)
+        openai_chat.shared.codecs.decoders.pop("video_url", None)
 
 
 def test_plugin_type_without_encoder_is_unsupported(video_class):

@@ -6,6 +6,7 @@ from format_helpers import dumps_sorted, validate_chat_payload
 from format_strategies import chat_histories, chat_payloads
 from hypothesis import given
 
+from semantic_chat import ChatHistory
 from semantic_chat.formats import openai_chat
 
 
@@ -32,10 +33,10 @@ def test_valid_payload_reads_and_writes_back_exactly(payload):
 @given(chat_payloads())
 def test_the_direct_reader_agrees_with_the_general_reader(payload):
     # from_payload reads common shapes directly; the general reader must give the same.
-    general = openai_chat.ChatHistory()
+    general = ChatHistory()
     names: dict[str, str] = {}
     for index, message in enumerate(payload):
-        general.messages.append(openai_chat._read_message(message, f"messages[{index}]", names))
+        general.messages.append(openai_chat.reading._read_message(message, f"messages[{index}]", names))
     assert openai_chat.from_payload(payload) == general
 
 
@@ -44,5 +45,5 @@ def test_the_direct_writer_agrees_with_the_general_writer(history):
     # to_payload writes common shapes directly; the general writer must give the same.
     general: list[dict] = []
     for index, message in enumerate(history):
-        openai_chat._write_message(message, f"messages[{index}]", general, "raise")
+        openai_chat.writing._write_message(message, f"messages[{index}]", general, "raise")
     assert dumps_sorted(openai_chat.to_payload(history)) == dumps_sorted(general)

@@ -331,8 +331,8 @@ def video_class():
         yield VideoContent
     finally:
         CONTENT_TYPES.unregister("video")
-        openai_responses._codecs.encoders.pop(VideoContent, None)
-        openai_responses._codecs.decoders.pop("input_video", None)
+        openai_responses.shared.codecs.encoders.pop(VideoContent, None)
+        openai_responses.shared.codecs.decoders.pop("input_video", None)
 
 
 def test_plugin_type_without_encoder_is_unsupported(video_class):

@@ -1,0 +1,30 @@
+"""OpenAI Chat Completions: the request's ``messages`` and the ``ChatCompletion`` response.
+
+Everything the format carries maps to items: string or part content (``text``, ``image_url``
+with ``detail``, ``input_audio`` wav/mp3, ``file`` by data or id), ``name``, assistant
+``refusal``, ``tool_calls`` (arguments kept byte for byte), ``audio`` by id, tool messages
+with ``tool_call_id``, and the legacy ``function`` role and ``function_call``. What the format
+does not model is kept under ``metadata["openai_chat"]`` so that ``to_payload(from_payload(p))
+== p``. Request messages carry no ids, usage or finish reasons, so those message fields are not
+written.
+"""
+
+from .reading import from_payload as from_payload
+from .reading import from_response as from_response
+from .shared import HINTS as HINTS
+from .shared import NAME as NAME
+from .shared import register_decoder as register_decoder
+from .shared import register_encoder as register_encoder
+from .streaming import from_stream as from_stream
+from .writing import to_payload as to_payload
+
+__all__ = [
+    "HINTS",
+    "NAME",
+    "from_payload",
+    "from_response",
+    "from_stream",
+    "register_decoder",
+    "register_encoder",
+    "to_payload",
+]

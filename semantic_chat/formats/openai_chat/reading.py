@@ -1,0 +1,431 @@
+"""Reading OpenAI Chat Completions payloads and responses into the model."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ...collection import _ReadItems
+from ...contents import (
+    AudioContent,
+    FileContent,
+    FunctionCallContent,
+    FunctionResultContent,
+    ImageContent,
+    KernelContent,
+    RefusalContent,
+    TextContent,
+)
+from ...errors import FormatError, describe_type
+from ...history import ChatHistory
+from ...labels import AuthorRole, FinishReason
+from ...media import guess_mime_type
+from ...message import ChatMessageContent
+from ...usage import Usage
+from ..wire import (
+    as_plain,
+    binary_from_data_url,
+    read_parts,
+    require,
+    set_hints,
+)
+from .shared import (
+    AUDIO_MIME,
+    HINTS,
+    MESSAGE_KEYS,
+    codecs,
+)
+
+__all__ = [
+    "from_payload",
+    "from_response",
+    "read_usage",
+]
+
+
+def from_payload(messages: Iterable[Any]) -> ChatHistory:
+    """Read a Chat Completions ``messages`` list (dicts or SDK objects) into a history.
+
+    Raises:
+        FormatError: a message or part is malformed (not an object, an unknown part type, a
+            tool message without ``tool_call_id`` ...); the message names the location, e.g.
+            ``messages[3].content[1].type``.
+    """
+    if isinstance(messages, (str, bytes, dict)):
+        raise FormatError.mismatch("messages", "a list of messages", describe_type(messages))
+    history = ChatHistory()
+    read = history.messages
+    call_names: dict[str, str] = {}
+    for index, raw in enumerate(messages):
+        if type(raw) is dict:
+            plain = _read_plain_message(raw, call_names)
+            if plain is not None:
+                read.append(plain)
+                continue
+        path = f"messages[{index}]"
+        message = as_plain(raw, path)
+        if type(message) is not dict:
+            raise FormatError.mismatch(path, "a message object", describe_type(message))
+        read.append(_read_message(message, path, call_names))
+    return history
+
+
+_PLAIN_KEYS = {
+    "system": frozenset(("role", "content", "name")),
+    "developer": frozenset(("role", "content", "name")),
+    "user": frozenset(("role", "content", "name")),
+    "assistant": frozenset(("role", "content", "name", "tool_calls")),
+    "tool": frozenset(("role", "content", "tool_call_id")),
+}
+_PLAIN_CALL_KEYS = frozenset(("id", "type", "function"))
+_PLAIN_FUNCTION_KEYS = frozenset(("name", "arguments"))
+
+
+def _read_plain_message(
+    message: dict[str, Any], call_names: dict[str, str]
+) -> ChatMessageContent | None:
+    """Read the common shapes that need no hints quickly; ``None`` sends the rest the long way.
+
+    Mirrors `_write_plain_message`: text messages, an assistant's text and standard tool
+    calls, a tool message with string content, and a user's text, image and audio parts,
+    each with no key the general reader would keep as a hint.
+    """
+    role = message.get("role")
+    if type(role) is not str:
+        return None
+    allowed = _PLAIN_KEYS.get(role)
+    if allowed is None or not allowed.issuperset(message):
+        return None
+    content = message.get("content")
+    name = message.get("name")
+    if name is not None and type(name) is not str:
+        return None
+    items: list[KernelContent] = _ReadItems()
+    if role == "tool":
+        call_id = message.get("tool_call_id")
+        if type(call_id) is not str or type(content) is not str:
+            return None
+        items.append(FunctionResultContent(call_id, content, name=call_names.get(call_id)))
+        return ChatMessageContent(AuthorRole.TOOL, items=items)
+    if type(content) is str:
+        items.append(TextContent(content))
+    elif role == "user" and type(content) is list:
+        if not _read_plain_parts(content, items):
+            return None
+    elif content is not None or role != "assistant" or "content" in message:
+        return None
+    if "tool_calls" in message:
+        calls = message["tool_calls"]
+        if type(calls) is not list or not calls:
+            return None
+        for call in calls:
+            if type(call) is not dict or not _PLAIN_CALL_KEYS.issuperset(call):
+                return None
+            function = call.get("function")
+            if (
+                call.get("type") != "function"
+                or type(function) is not dict
+                or function.keys() != _PLAIN_FUNCTION_KEYS
+                or type(call.get("id")) is not str
+                or type(function["name"]) is not str
+                or type(function["arguments"]) is not str
+            ):
+                return None
+            call_names[call["id"]] = function["name"]
+            items.append(FunctionCallContent(call["id"], function["name"], function["arguments"]))
+    return ChatMessageContent(role, items=items, name=name)
+
+
+def _read_plain_parts(parts: list[Any], items: list[KernelContent]) -> bool:
+    """Read text, image and audio parts with no extra keys; ``False`` if any is otherwise."""
+    for part in parts:
+        if type(part) is not dict:
+            return False
+        kind = part.get("type")
+        if kind == "text" and len(part) == 2 and type(part.get("text")) is str:
+            items.append(TextContent(part["text"]))
+        elif kind == "image_url" and len(part) == 2:
+            body = part.get("image_url")
+            if type(body) is not dict or type(body.get("url")) is not str:
+                return False
+            detail = body.get("detail")
+            if len(body) != (1 if detail is None else 2) or (
+                detail is not None and type(detail) is not str
+            ):
+                return False
+            url = body["url"]
+            if url[:5] == "data:":
+                try:
+                    items.append(binary_from_data_url(ImageContent, url, "", detail=detail))
+                except FormatError:
+                    return False
+            else:
+                items.append(ImageContent(uri=url, detail=detail))
+        elif kind == "input_audio" and len(part) == 2:
+            body = part.get("input_audio")
+            if type(body) is not dict or body.keys() != {"data", "format"}:
+                return False
+            mime_type = AUDIO_MIME.get(body["format"])
+            if mime_type is None or type(body["data"]) is not str:
+                return False
+            try:
+                items.append(AudioContent.from_base64(body["data"], mime_type=mime_type))
+            except ValueError:
+                return False
+        else:
+            return False
+    # One text part alone needs the "parts" hint: the general reader keeps it.
+    return not (len(items) == 1 and type(items[0]) is TextContent)
+
+
+def from_response(completion: Any, *, choice: int = 0) -> ChatMessageContent:
+    """Read one choice of a ``ChatCompletion`` (dict or SDK object) as the assistant's message.
+
+    The message gets the completion's ``id``, ``model`` (as ``model_id``), ``finish_reason``
+    and ``usage`` (with cached and reasoning token counts); the other response fields
+    (``created``, ``system_fingerprint``, ``logprobs`` ...) are kept in metadata.
+
+    Raises:
+        FormatError: the completion has no such choice or is malformed.
+    """
+    data = as_plain(completion, "completion")
+    if type(data) is not dict:
+        raise FormatError.mismatch("completion", "a ChatCompletion object", describe_type(data))
+    choices = require(data, "choices", list, "completion")
+    if not 0 <= choice < len(choices) or type(choices[choice]) is not dict:
+        raise FormatError(f"no choice {choice} among {len(choices)}", path="completion.choices")
+    path = f"completion.choices[{choice}]"
+    picked = choices[choice]
+    message = _read_message(require(picked, "message", dict, path), f"{path}.message", {})
+    message.id = data.get("id")
+    message.model_id = data.get("model")
+    reason = picked.get("finish_reason")
+    message.finish_reason = FinishReason(reason) if isinstance(reason, str) else None
+    usage = data.get("usage")
+    if isinstance(usage, dict):
+        message.usage = read_usage(usage)
+    response = {
+        key: value
+        for key, value in data.items()
+        if key not in ("id", "model", "choices", "usage", "object")
+    }
+    if picked.get("logprobs") is not None:
+        response["logprobs"] = picked["logprobs"]
+    if response:
+        message.metadata.setdefault(HINTS, {})["response"] = response
+    message.inner_content = completion
+    return message
+
+
+def read_usage(usage: dict[str, Any]) -> Usage:
+    """Read a Chat Completions ``usage`` object, with its cached and reasoning token details."""
+    prompt_details = usage.get("prompt_tokens_details") or {}
+    completion_details = usage.get("completion_tokens_details") or {}
+    return Usage(
+        prompt_tokens=usage.get("prompt_tokens") or 0,
+        completion_tokens=usage.get("completion_tokens") or 0,
+        total_tokens=usage.get("total_tokens") or 0,
+        cached_tokens=prompt_details.get("cached_tokens"),
+        reasoning_tokens=completion_details.get("reasoning_tokens"),
+    )
+
+
+def _read_message(
+    message: dict[str, Any], path: str, call_names: dict[str, str]
+) -> ChatMessageContent:
+    role = require(message, "role", str, path)
+    known = MESSAGE_KEYS.get(role, MESSAGE_KEYS["user"])
+    fields = {key: value for key, value in message.items() if key not in known}
+    hints: dict[str, Any] = {}
+    items: list[KernelContent] = []
+    name = message.get("name")
+    if name is not None and not isinstance(name, str):
+        raise FormatError.mismatch(f"{path}.name", "str", describe_type(name))
+
+    if role == "tool":
+        call_id = message.get("tool_call_id")
+        if not isinstance(call_id, str):
+            raise FormatError("tool message without tool_call_id", path=path)
+        answer = _read_tool_content(require(message, "content", (str, list), path), path)
+        items.append(FunctionResultContent(call_id, answer, name=call_names.get(call_id)))
+    elif role == "function":
+        function_name = require(message, "name", str, path)
+        content = require(message, "content", (str, list, type(None)), path)
+        result = None if content is None else _read_tool_content(content, path)
+        items.append(FunctionResultContent(None, result, name=function_name))
+        name = None
+    elif role == "assistant":
+        _read_assistant(message, path, items, fields, hints, call_names)
+    else:
+        content = require(message, "content", (str, list), path)
+        if isinstance(content, str):
+            items.append(TextContent(content))
+        else:
+            items.extend(read_parts(content, f"{path}.content", _read_part))
+            if _default_is_string(items):
+                hints["parts"] = True
+
+    result_message = ChatMessageContent(role, items=items, name=name)
+    if fields:
+        hints["fields"] = fields
+    set_hints(result_message.metadata, HINTS, hints)
+    return result_message
+
+
+def _read_assistant(  # noqa: PLR0917 - one private reader filling the caller's collections
+    message: dict[str, Any],
+    path: str,
+    items: list[KernelContent],
+    fields: dict[str, Any],
+    hints: dict[str, Any],
+    call_names: dict[str, str],
+) -> None:
+    content = message.get("content")
+    if isinstance(content, str):
+        items.append(TextContent(content))
+    elif isinstance(content, list):
+        items.extend(read_parts(content, f"{path}.content", _read_part))
+        texts = sum(isinstance(item, TextContent) for item in items)
+        if texts < 2 or any(isinstance(item, RefusalContent) for item in items):
+            hints["parts"] = True
+    elif "content" in message:
+        fields["content"] = content
+    refusal = message.get("refusal")
+    if isinstance(refusal, str):
+        refusal_item = RefusalContent(refusal)
+        if hints.get("parts"):  # read from the key, beside parts: written back to the key
+            refusal_item.metadata[HINTS] = {"key": True}
+        items.append(refusal_item)
+    elif "refusal" in message:
+        fields["refusal"] = refusal
+    audio = message.get("audio")
+    if isinstance(audio, dict):
+        audio_id = require(audio, "id", str, f"{path}.audio")
+        extra = {key: value for key, value in audio.items() if key != "id"}
+        audio_item = AudioContent(file_id=audio_id)
+        set_hints(audio_item.metadata, HINTS, {"fields": extra} if extra else {})
+        items.append(audio_item)
+    elif "audio" in message:
+        fields["audio"] = audio
+    tool_calls = message.get("tool_calls")
+    if isinstance(tool_calls, list) and tool_calls:
+        for index, call in enumerate(tool_calls):
+            item = _read_tool_call(call, f"{path}.tool_calls[{index}]")
+            if item.id is not None:
+                call_names[item.id] = item.name
+            items.append(item)
+    elif "tool_calls" in message:
+        fields["tool_calls"] = tool_calls
+    function_call = message.get("function_call")
+    if isinstance(function_call, dict):
+        where = f"{path}.function_call"
+        items.append(
+            FunctionCallContent(
+                None,
+                require(function_call, "name", str, where),
+                require(function_call, "arguments", str, where),
+            )
+        )
+    elif "function_call" in message:
+        fields["function_call"] = function_call
+
+
+def _read_tool_call(call: Any, path: str) -> FunctionCallContent:
+    if type(call) is not dict:
+        raise FormatError.mismatch(path, "a tool call object", describe_type(call))
+    kind = call.get("type", "function")
+    if kind not in ("function", "custom"):
+        raise FormatError(f"unknown tool call type {kind!r}", path=f"{path}.type")
+    body = require(call, kind, dict, path)
+    argument_key = "arguments" if kind == "function" else "input"
+    item = FunctionCallContent(
+        require(call, "id", str, path),
+        require(body, "name", str, f"{path}.{kind}"),
+        require(body, argument_key, str, f"{path}.{kind}"),
+    )
+    hints: dict[str, Any] = {}
+    if kind == "custom":
+        hints["custom"] = True
+    if "type" not in call:
+        hints["untyped"] = True
+    extra = {key: value for key, value in call.items() if key not in ("id", "type", kind)}
+    extra_body = {key: value for key, value in body.items() if key not in ("name", argument_key)}
+    if extra:
+        hints["fields"] = extra
+    if extra_body:
+        hints["body_fields"] = extra_body
+    set_hints(item.metadata, HINTS, hints)
+    return item
+
+
+def _read_tool_content(content: str | list[Any], path: str) -> str | list[KernelContent]:
+    if isinstance(content, str):
+        return content
+    return read_parts(content, f"{path}.content", _read_part)
+
+
+def _read_part(part: dict[str, Any], path: str) -> KernelContent:
+    kind = require(part, "type", str, path)
+    item: KernelContent
+    extra_keys: tuple[str, ...] = ("type", kind)
+    if kind == "text":
+        item = TextContent(require(part, "text", str, path))
+    elif kind == "refusal":
+        item = RefusalContent(require(part, "refusal", str, path))
+    elif kind == "image_url":
+        body = require(part, "image_url", dict, path)
+        url = require(body, "url", str, f"{path}.image_url")
+        detail = body.get("detail")
+        item = _image_from_url(url, detail if isinstance(detail, str) else None, path)
+        _keep_extra(item, body, ("url", "detail") if isinstance(detail, str) else ("url",))
+    elif kind == "input_audio":
+        body = require(part, "input_audio", dict, path)
+        audio_format = require(body, "format", str, f"{path}.input_audio")
+        payload = require(body, "data", str, f"{path}.input_audio")
+        mime_type = AUDIO_MIME.get(audio_format, f"audio/{audio_format}")
+        item = AudioContent.from_base64(payload, mime_type=mime_type)
+        _keep_extra(item, body, ("format", "data"))
+    elif kind == "file":
+        body = require(part, "file", dict, path)
+        item = _read_file(body, f"{path}.file")
+        _keep_extra(item, body, ("file_data", "file_id", "filename"))
+    else:
+        decode = codecs.decoders.get(kind)
+        if decode is None:
+            raise FormatError(f"unknown content part type {kind!r}", path=f"{path}.type")
+        return decode(part)
+    extra = {key: value for key, value in part.items() if key not in extra_keys}
+    if extra:
+        item.metadata.setdefault(HINTS, {})["fields"] = extra
+    return item
+
+
+def _image_from_url(url: str, detail: str | None, path: str) -> ImageContent:
+    if url[:5].lower() == "data:":
+        return binary_from_data_url(ImageContent, url, f"{path}.image_url.url", detail=detail)
+    return ImageContent(uri=url, detail=detail)
+
+
+def _read_file(body: dict[str, Any], path: str) -> FileContent:
+    filename = body.get("filename")
+    if filename is not None and not isinstance(filename, str):
+        raise FormatError.mismatch(f"{path}.filename", "str", describe_type(filename))
+    if "file_id" in body:
+        return FileContent(file_id=require(body, "file_id", str, path), filename=filename)
+    file_data = require(body, "file_data", str, path)
+    if file_data[:5].lower() == "data:":
+        return binary_from_data_url(FileContent, file_data, f"{path}.file_data", filename=filename)
+    mime_type = (filename and guess_mime_type(filename)) or "application/octet-stream"
+    item = FileContent.from_base64(file_data, mime_type=mime_type, filename=filename)
+    item.metadata[HINTS] = {"raw_base64": True}
+    return item
+
+
+def _keep_extra(item: KernelContent, body: dict[str, Any], known: tuple[str, ...]) -> None:
+    extra = {key: value for key, value in body.items() if key not in known}
+    if extra:
+        item.metadata.setdefault(HINTS, {})["body_fields"] = extra
+
+
+def _default_is_string(items: list[KernelContent]) -> bool:
+    return len(items) == 1 and type(items[0]) is TextContent

@@ -1,0 +1,331 @@
+"""Writing histories as OpenAI Chat Completions payloads."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from ...contents import (
+    AudioContent,
+    FileContent,
+    FunctionCallContent,
+    FunctionResultContent,
+    ImageContent,
+    KernelContent,
+    RefusalContent,
+    TextContent,
+)
+from ...errors import FormatError
+from ...message import ChatMessageContent
+from ..wire import (
+    OnUnsupported,
+    arguments_text,
+    data_url,
+    get_hints,
+    unsupported,
+)
+from .shared import (
+    AUDIO_FORMAT,
+    FORMAT,
+    HINTS,
+    INSTRUCTION_ROLES,
+    PLAIN_ROLES,
+    ROLES,
+    codecs,
+)
+
+__all__ = [
+    "to_payload",
+]
+
+
+def to_payload(
+    history: Iterable[ChatMessageContent], *, on_unsupported: OnUnsupported = "raise"
+) -> list[dict[str, Any]]:
+    """Write a history as a Chat Completions ``messages`` list.
+
+    A message holding several function results becomes one tool message per result. JSON
+    results that are not strings are written as compact JSON text.
+
+    Raises:
+        UnsupportedContentError: an item the format cannot carry (reasoning, an image in a
+            tool result or an assistant message, a plugin type with no encoder ...), named by
+            message and item index, unless ``on_unsupported="drop"``.
+        FormatError: a role the format does not have.
+    """
+    payload: list[dict[str, Any]] = []
+    for index, message in enumerate(history):
+        written = _write_plain_message(message)
+        if written is not None:
+            payload.append(written)
+        else:
+            _write_message(message, f"messages[{index}]", payload, on_unsupported)
+    return payload
+
+
+def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None:
+    """Write the common shapes without hints quickly; ``None`` sends the rest the long way.
+
+    Covers a message of plain text items, a user's images and wav/mp3 clips, an assistant's
+    text and tool calls, and a tool message with one string result, none with metadata.
+    """
+    if message.metadata:
+        return None
+    role = str.__str__(message._role)  # the slots behind the properties: this is a hot path
+    items = message._items._items
+    if role == "tool":
+        if len(items) != 1:
+            return None
+        result = items[0]
+        if (
+            type(result) is not FunctionResultContent
+            or result.metadata
+            or type(result.result) is not str
+            or result.call_id is None
+        ):
+            return None
+        return {"role": "tool", "tool_call_id": result.call_id, "content": result.result}
+    if role not in PLAIN_ROLES:
+        return None
+    texts: list[str] = []
+    calls: list[dict[str, Any]] = []
+    media: list[dict[str, Any]] | None = None  # parts, once a non-text item appears
+    for item in items:
+        if item.metadata:
+            return None
+        if type(item) is TextContent:
+            if calls:
+                return None  # text after a call: the general writer keeps the order rule
+            texts.append(item.text)
+            if media is not None:
+                media.append({"type": "text", "text": item.text})
+        elif type(item) is FunctionCallContent and role == "assistant":
+            if item.id is None or type(item.arguments) is not str:
+                return None
+            body = {"name": item.name, "arguments": item.arguments}
+            calls.append({"id": item.id, "type": "function", "function": body})
+        elif role == "user" and (part := _plain_media_part(item)) is not None:
+            if media is None:
+                media = [{"type": "text", "text": text} for text in texts]
+            media.append(part)
+        else:
+            return None
+    written: dict[str, Any] = {"role": role}
+    if message.name is not None:
+        written["name"] = message.name
+    if media is not None:
+        written["content"] = media
+    elif len(texts) == 1:
+        written["content"] = texts[0]
+    elif texts or role != "assistant":
+        written["content"] = [{"type": "text", "text": text} for text in texts]
+    if calls:
+        written["tool_calls"] = calls
+    return written
+
+
+def _plain_media_part(item: KernelContent) -> dict[str, Any] | None:
+    """The part for an image or wav/mp3 clip a user sends, or ``None`` for anything else."""
+    if type(item) is ImageContent and item.file_id is None:
+        body = {"url": item.uri if item.uri is not None else data_url(item)}
+        if item.detail is not None:
+            body["detail"] = item.detail
+        return {"type": "image_url", "image_url": body}
+    if type(item) is AudioContent and item.uri is None and item.file_id is None:
+        audio_format = AUDIO_FORMAT.get(item.mime_type or "")
+        if audio_format is not None:
+            clip: dict[str, Any] = {"data": item.base64, "format": audio_format}
+            return {"type": "input_audio", "input_audio": clip}
+    return None
+
+
+def _write_message(
+    message: ChatMessageContent,
+    path: str,
+    payload: list[dict[str, Any]],
+    on_unsupported: OnUnsupported,
+) -> None:
+    role = str(message.role)
+    if role not in ROLES:
+        raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
+    hints = get_hints(message.metadata, HINTS)
+    items = list(enumerate(message.items))
+    results = [(i, item) for i, item in items if isinstance(item, FunctionResultContent)]
+    if role in ("tool", "function") or results:
+        for i, result in results:
+            payload.append(_write_result(role, result, f"{path}.items[{i}]", on_unsupported))
+        rest = [(i, item) for i, item in items if not isinstance(item, FunctionResultContent)]
+        if role in ("tool", "function"):
+            for i, item in rest:
+                where = f"{path}.items[{i}]"
+                unsupported(on_unsupported, FORMAT, where, item, f"in a {role} message")
+            return
+        if not rest:
+            return
+        items = rest
+    written: dict[str, Any] = {"role": role}
+    if message.name is not None:
+        written["name"] = message.name
+    if role == "assistant":
+        _write_assistant(items, path, written, hints, on_unsupported)
+    else:
+        parts = [
+            part
+            for i, item in items
+            if (part := _write_part(item, role, f"{path}.items[{i}]", on_unsupported)) is not None
+        ]
+        if len(parts) == 1 and parts[0]["type"] == "text" and not hints.get("parts"):
+            if set(parts[0]) == {"type", "text"}:
+                written["content"] = parts[0]["text"]
+            else:
+                written["content"] = parts
+        else:
+            written["content"] = parts
+    written.update(hints.get("fields", {}))
+    payload.append(written)
+
+
+def _write_assistant(
+    items: list[tuple[int, KernelContent]],
+    path: str,
+    written: dict[str, Any],
+    hints: dict[str, Any],
+    on_unsupported: OnUnsupported,
+) -> None:
+    content: list[dict[str, Any]] = []
+    refusals: list[str] = []
+    calls: list[dict[str, Any]] = []
+    as_parts = bool(hints.get("parts"))
+    for i, item in items:
+        where = f"{path}.items[{i}]"
+        if isinstance(item, TextContent):
+            content.append(_with_fields({"type": "text", "text": item.text}, item))
+        elif isinstance(item, RefusalContent):
+            if as_parts and not get_hints(item.metadata, HINTS).get("key"):
+                content.append(_with_fields({"type": "refusal", "refusal": item.text}, item))
+            else:
+                refusals.append(item.text)
+        elif isinstance(item, FunctionCallContent):
+            if item.id is None:
+                written["function_call"] = {
+                    "name": item.name,
+                    "arguments": arguments_text(item),
+                }
+            else:
+                calls.append(_write_tool_call(item))
+        elif isinstance(item, AudioContent) and item.file_id is not None:
+            # A request refers to an earlier audio reply by id only; what a response sent
+            # with it (data, transcript, expiry) stays in the item's metadata.
+            written["audio"] = {"id": item.file_id}
+        else:
+            unsupported(on_unsupported, FORMAT, where, item, "in an assistant message")
+    plain = all(set(part) == {"type", "text"} for part in content)
+    if content or as_parts:
+        if len(content) == 1 and plain and not as_parts:
+            written["content"] = content[0]["text"]
+        else:
+            written["content"] = content
+    if refusals:
+        written["refusal"] = "\n".join(refusals)
+    if calls:
+        written["tool_calls"] = calls
+
+
+def _write_tool_call(item: FunctionCallContent) -> dict[str, Any]:
+    hints = get_hints(item.metadata, HINTS)
+    kind = "custom" if hints.get("custom") else "function"
+    body: dict[str, Any] = {"name": item.name}
+    body["input" if kind == "custom" else "arguments"] = arguments_text(item)
+    body.update(hints.get("body_fields", {}))
+    call: dict[str, Any] = {"id": item.id}
+    if not hints.get("untyped"):
+        call["type"] = kind
+    call[kind] = body
+    call.update(hints.get("fields", {}))
+    return call
+
+
+def _write_result(
+    role: str, item: FunctionResultContent, path: str, on_unsupported: OnUnsupported
+) -> dict[str, Any]:
+    result = item.result
+    content: str | list[dict[str, Any]]
+    if isinstance(result, str):
+        content = result
+    elif isinstance(result, list) and result and all(
+        isinstance(element, KernelContent) for element in result
+    ):
+        content = []
+        for index, element in enumerate(result):
+            if isinstance(element, TextContent):
+                content.append(_with_fields({"type": "text", "text": element.text}, element))
+            else:
+                unsupported(
+                    on_unsupported, FORMAT, f"{path}.result[{index}]", element, "in a tool result"
+                )
+    else:
+        content = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    if role == "function" or item.call_id is None:
+        if isinstance(content, list):
+            unsupported(
+                on_unsupported, FORMAT, path, item, "as parts in a function message (text only)"
+            )
+            content = "\n".join(part["text"] for part in content)
+        return {
+            "role": "function",
+            "name": item.name or "",
+            "content": None if result is None else content,
+        }
+    return {"role": "tool", "tool_call_id": item.call_id, "content": content}
+
+
+def _write_part(
+    item: KernelContent, role: str, path: str, on_unsupported: OnUnsupported
+) -> dict[str, Any] | None:
+    if isinstance(item, TextContent):
+        return _with_fields({"type": "text", "text": item.text}, item)
+    if role in INSTRUCTION_ROLES:
+        unsupported(on_unsupported, FORMAT, path, item, f"in a {role} message (text only)")
+        return None
+    encode = codecs.encoder_for(item)
+    if encode is not None:
+        return encode(item)
+    hints = get_hints(item.metadata, HINTS)
+    body: dict[str, Any]
+    if isinstance(item, ImageContent) and item.file_id is None:
+        body = {"url": item.uri if item.uri is not None else data_url(item)}
+        if item.detail is not None:
+            body["detail"] = item.detail
+        part = {"type": "image_url", "image_url": body}
+    elif isinstance(item, AudioContent) and item.uri is None and item.file_id is None:
+        bare = (item.mime_type or "").partition(";")[0]
+        audio_format = AUDIO_FORMAT.get(bare)
+        if audio_format is None:
+            unsupported(on_unsupported, FORMAT, path, item, f"of type {bare} (wav or mp3 only)")
+            return None
+        body = {"data": item.base64, "format": audio_format}
+        part = {"type": "input_audio", "input_audio": body}
+    elif isinstance(item, FileContent) and item.uri is None:
+        body = {}
+        if item.file_id is not None:
+            body["file_id"] = item.file_id
+        elif hints.get("raw_base64"):
+            body["file_data"] = item.base64
+        else:
+            body["file_data"] = data_url(item)
+        if item.filename is not None:
+            body["filename"] = item.filename
+        part = {"type": "file", "file": body}
+    else:
+        unsupported(on_unsupported, FORMAT, path, item, f"in a {role} message")
+        return None
+    body.update(hints.get("body_fields", {}))
+    return _with_fields(part, item)
+
+
+def _with_fields(part: dict[str, Any], item: KernelContent) -> dict[str, Any]:
+    fields = get_hints(item.metadata, HINTS).get("fields")
+    if fields:
+        part.update(fields)
+    return part

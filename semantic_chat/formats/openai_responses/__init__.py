@@ -1,0 +1,34 @@
+"""OpenAI Responses API: the request's ``input`` items, ``instructions``, and the ``Response``.
+
+Input items map to messages: ``message`` items (``input_text``, ``input_image``,
+``input_file``, ``input_audio``, ``output_text``, ``refusal`` parts) to a message of their role;
+``function_call_output`` items to tool messages; and an assistant's turn, which the API spreads
+over several items (``reasoning``, ``message``, ``function_call`` ...), to one assistant
+message whose items keep the order. Reasoning items keep their ``id``, ``summary`` and
+``encrypted_content`` so they can be sent back. What the format does not model is kept under
+``metadata["openai_responses"]`` so that ``to_payload(from_payload(p)) == p``.
+"""
+
+from .reading import from_payload as from_payload
+from .reading import from_request as from_request
+from .reading import from_response as from_response
+from .shared import HINTS as HINTS
+from .shared import NAME as NAME
+from .shared import register_decoder as register_decoder
+from .shared import register_encoder as register_encoder
+from .streaming import from_stream as from_stream
+from .writing import to_payload as to_payload
+from .writing import to_request as to_request
+
+__all__ = [
+    "HINTS",
+    "NAME",
+    "from_payload",
+    "from_request",
+    "from_response",
+    "from_stream",
+    "register_decoder",
+    "register_encoder",
+    "to_payload",
+    "to_request",
+]

@@ -1,0 +1,341 @@
+"""Reading OpenAI Responses payloads and responses into the model."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ...contents import (
+    AudioContent,
+    FileContent,
+    FunctionCallContent,
+    FunctionResultContent,
+    ImageContent,
+    KernelContent,
+    ReasoningContent,
+    RefusalContent,
+    TextContent,
+    UnknownContent,
+)
+from ...errors import FormatError, describe_type
+from ...history import ChatHistory
+from ...labels import AuthorRole, FinishReason
+from ...message import ChatMessageContent
+from ...usage import Usage
+from ..wire import (
+    as_plain,
+    binary_from_data_url,
+    read_parts,
+    require,
+    set_hints,
+)
+from .shared import (
+    AUDIO_MIME,
+    HINTS,
+    MESSAGE_KEYS,
+    OPAQUE_PROVIDER,
+    codecs,
+    default_is_string,
+)
+
+__all__ = [
+    "from_payload",
+    "from_request",
+    "from_response",
+    "read_finish_reason",
+    "read_usage",
+]
+
+
+def from_payload(items: str | Iterable[Any], instructions: str | None = None) -> ChatHistory:
+    """Read a Responses ``input`` (a string or a list of items) into a history.
+
+    ``instructions`` becomes a leading system message, marked so that `to_request` puts it
+    back into ``instructions``.
+
+    Raises:
+        FormatError: an item is malformed; the message names the location, e.g.
+            ``input[2].content[0].type``.
+    """
+    history = ChatHistory()
+    if instructions is not None:
+        system = ChatMessageContent(AuthorRole.SYSTEM, instructions)
+        system.metadata[HINTS] = {"instructions": True}
+        history.messages.append(system)
+    if isinstance(items, str):
+        message = ChatMessageContent(AuthorRole.USER, items)
+        message.metadata[HINTS] = {"string_input": True}
+        history.messages.append(message)
+        return history
+    if isinstance(items, (bytes, dict)):
+        raise FormatError.mismatch("input", "a string or a list of items", describe_type(items))
+    _Reader(history).read_all(items, "input")
+    return history
+
+
+def from_request(request: Any) -> ChatHistory:
+    """Read a ``responses.create`` request body (its ``instructions`` and ``input``).
+
+    Raises:
+        FormatError: the request or one of its items is malformed.
+    """
+    body = as_plain(request, "request")
+    if type(body) is not dict:
+        raise FormatError.mismatch("request", "a request object", describe_type(body))
+    instructions = body.get("instructions")
+    if instructions is not None and not isinstance(instructions, str):
+        raise FormatError.mismatch("request.instructions", "str", describe_type(instructions))
+    return from_payload(require(body, "input", (str, list), "request"), instructions)
+
+
+def from_response(response: Any) -> ChatMessageContent:
+    """Read a ``Response`` (dict or SDK object) as one assistant message holding its output.
+
+    The message gets the response's ``id``, ``model``, ``usage`` (with cached and reasoning
+    tokens) and a finish reason: ``tool_calls`` when it calls functions, ``length`` or
+    ``content_filter`` when it is incomplete for those reasons, else ``stop``.
+
+    Raises:
+        FormatError: the response is malformed.
+    """
+    data = as_plain(response, "response")
+    if type(data) is not dict:
+        raise FormatError.mismatch("response", "a Response object", describe_type(data))
+    history = ChatHistory()
+    reader = _Reader(history)
+    reader.read_all(require(data, "output", list, "response"), "response.output")
+    items = [item for message in history.messages for item in message.items]
+    message = ChatMessageContent(AuthorRole.ASSISTANT, items=items)
+    message.id = data.get("id")
+    message.model_id = data.get("model")
+    message.finish_reason = read_finish_reason(data, items)
+    usage = data.get("usage")
+    if isinstance(usage, dict):
+        message.usage = read_usage(usage)
+    message.inner_content = response
+    return message
+
+
+def read_usage(usage: dict[str, Any]) -> Usage:
+    """Read a Responses ``usage`` object, with its cached and reasoning token details."""
+    input_details = usage.get("input_tokens_details") or {}
+    output_details = usage.get("output_tokens_details") or {}
+    return Usage(
+        prompt_tokens=usage.get("input_tokens") or 0,
+        completion_tokens=usage.get("output_tokens") or 0,
+        total_tokens=usage.get("total_tokens") or 0,
+        cached_tokens=input_details.get("cached_tokens"),
+        reasoning_tokens=output_details.get("reasoning_tokens"),
+    )
+
+
+def read_finish_reason(data: dict[str, Any], items: list[KernelContent]) -> FinishReason:
+    """The finish reason a Response implies: length, content filter, tool calls or stop."""
+    details = data.get("incomplete_details")
+    reason = details.get("reason") if isinstance(details, dict) else None
+    if reason == "max_output_tokens":
+        return FinishReason.LENGTH
+    if reason == "content_filter":
+        return FinishReason.CONTENT_FILTER
+    if any(isinstance(item, FunctionCallContent) for item in items):
+        return FinishReason.TOOL_CALLS
+    return FinishReason.STOP
+
+
+class _Reader:
+    """Reads items in order, gathering an assistant's turn into one message."""
+
+    def __init__(self, history: ChatHistory) -> None:
+        self.history = history
+        self.turn: ChatMessageContent | None = None
+        self.turn_has_message = False
+        self.call_names: dict[str, str] = {}
+
+    def read_all(self, items: Iterable[Any], path: str) -> None:
+        for index, raw in enumerate(items):
+            where = f"{path}[{index}]"
+            item = as_plain(raw, where)
+            if type(item) is not dict:
+                raise FormatError.mismatch(where, "an input item object", describe_type(item))
+            self.read(item, where)
+
+    def read(self, item: dict[str, Any], path: str) -> None:
+        kind = item.get("type")
+        if kind is None or kind == "message":
+            self._read_message(item, path)
+        elif kind == "function_call":
+            self._assistant_turn().items.append(self._read_call(item, path))
+        elif kind == "reasoning":
+            self._assistant_turn().items.append(_read_reasoning(item, path))
+        elif kind == "function_call_output":
+            self.turn = None
+            call_id = require(item, "call_id", str, path)
+            output = require(item, "output", (str, list), path)
+            result = (
+                output
+                if isinstance(output, str)
+                else read_parts(output, f"{path}.output", _read_part)
+            )
+            content = FunctionResultContent(call_id, result, name=self.call_names.get(call_id))
+            _keep(content, item, ("type", "call_id", "output"), "fields")
+            self.history.messages.append(ChatMessageContent(AuthorRole.TOOL, items=[content]))
+        elif isinstance(kind, str):
+            fields = {key: value for key, value in item.items() if key != "type"}
+            unknown = UnknownContent(type=kind, fields=fields)
+            unknown.metadata[HINTS] = {"item": True}
+            self._assistant_turn().items.append(unknown)
+        else:
+            raise FormatError.mismatch(f"{path}.type", "str", describe_type(kind))
+
+    def _assistant_turn(self) -> ChatMessageContent:
+        if self.turn is None:
+            self.turn = ChatMessageContent(AuthorRole.ASSISTANT)
+            self.turn_has_message = False
+            self.history.messages.append(self.turn)
+        return self.turn
+
+    def _read_message(self, item: dict[str, Any], path: str) -> None:
+        role = require(item, "role", str, path)
+        content = require(item, "content", (str, list), path)
+        envelope: dict[str, Any] = {}
+        if isinstance(content, str):
+            parts: list[KernelContent] = [TextContent(content)]
+        else:
+            parts = read_parts(content, f"{path}.content", _read_part)
+            if default_is_string(content):
+                envelope["parts"] = True
+        fields = {key: value for key, value in item.items() if key not in MESSAGE_KEYS}
+        if fields:
+            envelope["fields"] = fields
+        if role == "assistant" and parts:
+            if self.turn is None or self.turn_has_message:
+                self.turn = None
+            turn = self._assistant_turn()
+            self.turn_has_message = True
+            target = turn
+        else:
+            self.turn = None
+            target = ChatMessageContent(role)
+            self.history.messages.append(target)
+        if parts:
+            if envelope:
+                parts[0].metadata.setdefault(HINTS, {})["message"] = envelope
+            target.items.extend(parts)
+        else:
+            set_hints(target.metadata, HINTS, {"message": envelope} if envelope else {})
+
+    def _read_call(self, item: dict[str, Any], path: str) -> FunctionCallContent:
+        call = FunctionCallContent(
+            require(item, "call_id", str, path),
+            require(item, "name", str, path),
+            require(item, "arguments", str, path),
+        )
+        _keep(call, item, ("type", "call_id", "name", "arguments"), "fields")
+        self.call_names[call.id or ""] = call.name
+        return call
+
+
+
+
+def _read_reasoning(item: dict[str, Any], path: str) -> ReasoningContent:
+    summary = item.get("summary", [])
+    texts = []
+    simple = isinstance(summary, list)
+    for index, part in enumerate(summary if isinstance(summary, list) else []):
+        if type(part) is not dict or not isinstance(part.get("text"), str):
+            raise FormatError.mismatch(
+                f"{path}.summary[{index}]", "a summary_text part", describe_type(part)
+            )
+        texts.append(part["text"])
+        simple = simple and part.get("type") == "summary_text" and len(part) == 2
+    encrypted = item.get("encrypted_content")
+    reasoning = ReasoningContent(
+        "\n\n".join(texts),
+        encrypted=encrypted if isinstance(encrypted, str) else None,
+        provider=OPAQUE_PROVIDER,
+    )
+    known = ["type", "summary"]
+    if isinstance(encrypted, str):
+        known.append("encrypted_content")
+    _keep(reasoning, item, tuple(known), "fields")
+    if not simple or len(texts) > 1 or texts == [""]:
+        reasoning.metadata.setdefault(HINTS, {})["summary"] = summary
+    return reasoning
+
+
+def _read_part(part: dict[str, Any], path: str) -> KernelContent:
+    kind = require(part, "type", str, path)
+    item: KernelContent
+    known: tuple[str, ...]
+    no_detail = False
+    if kind in ("input_text", "output_text"):
+        item = TextContent(require(part, "text", str, path))
+        known = ("type", "text")
+    elif kind == "refusal":
+        item = RefusalContent(require(part, "refusal", str, path))
+        known = ("type", "refusal")
+    elif kind == "input_image":
+        detail = part.get("detail")
+        detail = detail if isinstance(detail, str) and detail != "auto" else None
+        if "file_id" in part and part["file_id"] is not None:
+            item = ImageContent(file_id=require(part, "file_id", str, path), detail=detail)
+            known = ("type", "file_id", "detail")
+        else:
+            url = require(part, "image_url", str, path)
+            if url[:5].lower() == "data:":
+                item = binary_from_data_url(ImageContent, url, f"{path}.image_url", detail=detail)
+            else:
+                item = ImageContent(uri=url, detail=detail)
+            known = ("type", "image_url", "detail")
+        if "detail" not in part:
+            no_detail = True
+    elif kind == "input_file":
+        item, known = _read_file(part, path)
+    elif kind == "input_audio":
+        body = require(part, "input_audio", dict, path)
+        audio_format = require(body, "format", str, f"{path}.input_audio")
+        mime_type = AUDIO_MIME.get(audio_format, f"audio/{audio_format}")
+        payload = require(body, "data", str, f"{path}.input_audio")
+        item = AudioContent.from_base64(payload, mime_type=mime_type)
+        known = ("type", "input_audio")
+    else:
+        decode = codecs.decoders.get(kind)
+        if decode is None:
+            raise FormatError(f"unknown content part type {kind!r}", path=f"{path}.type")
+        return decode(part)
+    hints: dict[str, Any] = {}
+    if kind == "output_text":
+        hints["output"] = True
+    if no_detail:
+        hints["no_detail"] = True
+    extra = {key: value for key, value in part.items() if key not in known}
+    if extra:
+        hints["fields"] = extra
+    set_hints(item.metadata, HINTS, hints)
+    return item
+
+
+def _read_file(part: dict[str, Any], path: str) -> tuple[FileContent, tuple[str, ...]]:
+    filename = part.get("filename")
+    if filename is not None and not isinstance(filename, str):
+        raise FormatError.mismatch(f"{path}.filename", "str", describe_type(filename))
+    known: tuple[str, ...]
+    if part.get("file_id") is not None:
+        item = FileContent(file_id=require(part, "file_id", str, path), filename=filename)
+        known = ("type", "file_id", "filename")
+    elif part.get("file_url") is not None:
+        item = FileContent(uri=require(part, "file_url", str, path), filename=filename)
+        known = ("type", "file_url", "filename")
+    else:
+        file_data = require(part, "file_data", str, path)
+        item = binary_from_data_url(FileContent, file_data, f"{path}.file_data", filename=filename)
+        known = ("type", "file_data", "filename")
+    if filename is None:
+        known = tuple(key for key in known if key != "filename")
+    return item, known
+
+
+def _keep(item: KernelContent, source: dict[str, Any], known: tuple[str, ...], key: str) -> None:
+    extra = {name: value for name, value in source.items() if name not in known}
+    if extra:
+        item.metadata.setdefault(HINTS, {})[key] = extra

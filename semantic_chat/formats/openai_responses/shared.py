@@ -1,0 +1,49 @@
+"""Names and tables both directions of OpenAI Responses share, and its plugin codecs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..wire import (
+    PluginCodecs,
+)
+
+__all__ = [
+    "AUDIO_MIME",
+    "FORMAT",
+    "HINTS",
+    "MESSAGE_KEYS",
+    "NAME",
+    "OPAQUE_PROVIDER",
+    "ROLES",
+    "codecs",
+    "default_is_string",
+    "register_decoder",
+    "register_encoder",
+]
+
+
+NAME = "openai-responses"
+"""The format's name in the `semantic_chat.formats` registry."""
+
+HINTS = "openai_responses"
+"""The metadata key under which this format keeps what it needs to write a payload back."""
+
+FORMAT = "OpenAI Responses"
+AUDIO_MIME = {"wav": "audio/wav", "mp3": "audio/mpeg"}
+MESSAGE_KEYS = ("role", "content")
+OPAQUE_PROVIDER = "openai"
+ROLES = frozenset(("system", "developer", "user", "assistant", "tool"))
+
+codecs = PluginCodecs()
+register_encoder = codecs.register_encoder
+register_decoder = codecs.register_decoder
+
+def default_is_string(content: list[Any]) -> bool:
+    """Whether the writer would write this part list as a plain string."""
+    return (
+        len(content) == 1
+        and isinstance(content[0], dict)
+        and content[0].get("type") == "input_text"
+        and len(content[0]) == 2
+    )

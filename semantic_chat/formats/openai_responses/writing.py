@@ -1,0 +1,265 @@
+"""Writing histories as OpenAI Responses payloads."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from ...contents import (
+    FileContent,
+    FunctionCallContent,
+    FunctionResultContent,
+    ImageContent,
+    KernelContent,
+    ReasoningContent,
+    RefusalContent,
+    TextContent,
+    UnknownContent,
+)
+from ...errors import FormatError
+from ...message import ChatMessageContent
+from ..wire import (
+    OnUnsupported,
+    arguments_text,
+    data_url,
+    get_hints,
+    unsupported,
+)
+from .shared import (
+    FORMAT,
+    HINTS,
+    OPAQUE_PROVIDER,
+    ROLES,
+    codecs,
+    default_is_string,
+)
+
+__all__ = [
+    "to_payload",
+    "to_request",
+]
+
+
+def to_payload(
+    history: Iterable[ChatMessageContent], *, on_unsupported: OnUnsupported = "raise"
+) -> list[dict[str, Any]]:
+    """Write a history as a Responses ``input`` list.
+
+    An assistant message becomes its items in order: consecutive text and refusal items as one
+    ``message`` item, function calls as ``function_call`` items, reasoning as ``reasoning``
+    items. Function results become ``function_call_output`` items.
+
+    Raises:
+        UnsupportedContentError: an item the format cannot carry (reasoning from another
+            provider, audio output, a plugin type with no encoder ...), named by message and
+            item index, unless ``on_unsupported="drop"``.
+    """
+    payload: list[dict[str, Any]] = []
+    for index, message in enumerate(history):
+        _Writer(message, f"messages[{index}]", payload, on_unsupported).write()
+    return payload
+
+
+def to_request(
+    history: Iterable[ChatMessageContent], *, on_unsupported: OnUnsupported = "raise"
+) -> dict[str, Any]:
+    """Write a history as the ``instructions`` and ``input`` of a ``responses.create`` call.
+
+    A leading system message read from ``instructions`` goes back there; a history read from a
+    string input is written as that string.
+    """
+    messages = list(history)
+    request: dict[str, Any] = {}
+    if messages and get_hints(messages[0].metadata, HINTS).get("instructions"):
+        request["instructions"] = messages[0].text
+        messages = messages[1:]
+    if len(messages) == 1 and get_hints(messages[0].metadata, HINTS).get("string_input"):
+        request["input"] = messages[0].text
+    else:
+        request["input"] = to_payload(messages, on_unsupported=on_unsupported)
+    return request
+
+
+class _Writer:
+    """Writes one message as one or more input items."""
+
+    def __init__(
+        self,
+        message: ChatMessageContent,
+        path: str,
+        payload: list[dict[str, Any]],
+        on_unsupported: OnUnsupported,
+    ) -> None:
+        self.message = message
+        self.role = str(message.role)
+        self.path = path
+        self.payload = payload
+        self.on_unsupported = on_unsupported
+        self.run: list[tuple[int, KernelContent]] = []
+        self.run_is_output = False
+
+    def write(self) -> None:
+        if self.role not in ROLES:
+            raise FormatError(f"{FORMAT} has no role {self.role!r}", path=f"{self.path}.role")
+        items = list(enumerate(self.message.items))
+        if not items:
+            envelope = get_hints(self.message.metadata, HINTS).get("message", {})
+            self._emit_message([], envelope)
+            return
+        for index, item in items:
+            where = f"{self.path}.items[{index}]"
+            if isinstance(item, (TextContent, RefusalContent)) or self._is_part(item):
+                if self.role == "tool":
+                    unsupported(self.on_unsupported, FORMAT, where, item, "in a tool message")
+                    continue
+                if get_hints(item.metadata, HINTS).get("message") is not None:
+                    self._flush()
+                self.run.append((index, item))
+                continue
+            self._flush()
+            if isinstance(item, FunctionCallContent):
+                if item.id is None:
+                    unsupported(self.on_unsupported, FORMAT, where, item, "without a call id")
+                else:
+                    self.payload.append(_write_call(item))
+            elif isinstance(item, FunctionResultContent):
+                if item.call_id is None:
+                    unsupported(self.on_unsupported, FORMAT, where, item, "without a call id")
+                else:
+                    self.payload.append(self._write_result(item, where))
+            elif isinstance(item, ReasoningContent):
+                self._write_reasoning(item, where)
+            elif isinstance(item, UnknownContent) and get_hints(item.metadata, HINTS).get("item"):
+                self.payload.append({"type": item.type, **item.fields})
+            else:
+                why = f"in {_a(self.role)} message"
+                unsupported(self.on_unsupported, FORMAT, where, item, why)
+        self._flush()
+
+    def _is_part(self, item: KernelContent) -> bool:
+        return isinstance(item, (ImageContent, FileContent)) or (
+            codecs.encoder_for(item) is not None
+        )
+
+    def _flush(self) -> None:
+        if not self.run:
+            return
+        run, self.run = self.run, []
+        envelope = get_hints(run[0][1].metadata, HINTS).get("message", {})
+        self.run_is_output = "id" in envelope.get("fields", {})
+        parts = []
+        for index, item in run:
+            part = self._write_part(item, f"{self.path}.items[{index}]")
+            if part is not None:
+                parts.append(part)
+        self._emit_message(parts, envelope)
+
+    def _emit_message(self, parts: list[dict[str, Any]], envelope: dict[str, Any]) -> None:
+        written: dict[str, Any] = {"role": self.role}
+        if default_is_string(parts) and not envelope.get("parts"):
+            written["content"] = parts[0]["text"]
+        else:
+            written["content"] = parts
+        written.update(envelope.get("fields", {}))
+        self.payload.append(written)
+
+    def _write_part(self, item: KernelContent, path: str) -> dict[str, Any] | None:
+        hints = get_hints(item.metadata, HINTS)
+        part: dict[str, Any]
+        encode = codecs.encoder_for(item)
+        if encode is not None:
+            return encode(item)
+        if isinstance(item, TextContent):
+            kind = "output_text" if hints.get("output") else "input_text"
+            part = {"type": kind, "text": item.text}
+        elif isinstance(item, RefusalContent):
+            if not self.run_is_output:
+                unsupported(
+                    self.on_unsupported, FORMAT, path, item,
+                    "outside an output message item (one read with its id)",
+                )
+                return None
+            part = {"type": "refusal", "refusal": item.text}
+        elif isinstance(item, ImageContent):
+            part = {"type": "input_image"}
+            if item.file_id is not None:
+                part["file_id"] = item.file_id
+            else:
+                part["image_url"] = item.uri if item.uri is not None else data_url(item)
+            if not hints.get("no_detail"):
+                # The API requires a detail; "auto" is what it assumes, so None means "auto".
+                part["detail"] = item.detail if item.detail is not None else "auto"
+        elif isinstance(item, FileContent):
+            part = {"type": "input_file"}
+            if item.file_id is not None:
+                part["file_id"] = item.file_id
+            elif item.uri is not None:
+                part["file_url"] = item.uri
+            else:
+                part["file_data"] = data_url(item)
+            if item.filename is not None:
+                part["filename"] = item.filename
+        else:
+            unsupported(self.on_unsupported, FORMAT, path, item, f"in {_a(self.role)} message")
+            return None
+        part.update(hints.get("fields", {}))
+        return part
+
+    def _write_result(self, item: FunctionResultContent, path: str) -> dict[str, Any]:
+        result = item.result
+        output: str | list[dict[str, Any]]
+        if isinstance(result, str):
+            output = result
+        elif isinstance(result, list) and result and all(
+            isinstance(element, KernelContent) for element in result
+        ):
+            output = [
+                part
+                for index, element in enumerate(result)
+                if (part := self._write_part(element, f"{path}.result[{index}]")) is not None
+            ]
+        else:
+            output = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+        written: dict[str, Any] = {
+            "type": "function_call_output",
+            "call_id": item.call_id,
+            "output": output,
+        }
+        written.update(get_hints(item.metadata, HINTS).get("fields", {}))
+        return written
+
+    def _write_reasoning(self, item: ReasoningContent, path: str) -> None:
+        hints = get_hints(item.metadata, HINTS)
+        fields = hints.get("fields", {})
+        if item.provider not in (None, OPAQUE_PROVIDER):
+            why = f"from {item.provider} (its opaque data is only valid there)"
+            unsupported(self.on_unsupported, FORMAT, path, item, why)
+            return
+        if "id" not in fields:
+            why = "without the id of an OpenAI reasoning item"
+            unsupported(self.on_unsupported, FORMAT, path, item, why)
+            return
+        summary = hints.get("summary")
+        if summary is None:
+            summary = [{"type": "summary_text", "text": item.text}] if item.text else []
+        written: dict[str, Any] = {"type": "reasoning", "summary": summary}
+        if item.encrypted is not None:
+            written["encrypted_content"] = item.encrypted
+        written.update(fields)
+        self.payload.append(written)
+
+
+def _a(word: str) -> str:
+    return f"an {word}" if word[:1] in "aio" else f"a {word}"
+
+
+def _write_call(item: FunctionCallContent) -> dict[str, Any]:
+    written: dict[str, Any] = {
+        "type": "function_call",
+        "call_id": item.id,
+        "name": item.name,
+        "arguments": arguments_text(item),
+    }
+    written.update(get_hints(item.metadata, HINTS).get("fields", {}))
+    return written
