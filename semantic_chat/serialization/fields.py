@@ -1,0 +1,233 @@
+"""The hooks for single fields: primitives checked strictly, labels, JSON values, payloads."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import attrs
+from cattrs.gen import override
+from cattrs.gen._consts import AttributeOverride
+
+from .. import jsoncodec
+from ..contents import KernelContent, UnknownContent
+from ..contents.binary import Base64Payload
+from ..errors import (
+    InvalidValueError,
+    SerializationError,
+    describe_type,
+)
+from ..labels import Label
+from ..media import check_base64, encode_base64
+from ..message import ChatMessageContent
+
+__all__ = [
+    "ACCEPTED_PRIMITIVES",
+    "Hook",
+    "checked",
+    "finite_float_writer",
+    "holds_float",
+    "holds_json",
+    "hook_override",
+    "is_content_class",
+    "is_message_class",
+    "json_hook",
+    "json_object",
+    "primitive_reader",
+    "read_json_object",
+    "read_label",
+    "read_label_fast",
+    "read_payload",
+    "read_text_or_object",
+    "read_unknown",
+    "required_nullable_fields",
+    "write_bytes",
+    "write_payload",
+    "write_unknown",
+]
+
+_T = TypeVar("_T")
+Hook = Callable[[Any], Any]
+
+# JSON types each primitive field accepts; bool is refused where int or float is expected.
+ACCEPTED_PRIMITIVES: dict[type, tuple[type, ...]] = {
+    str: (str,),
+    int: (int,),
+    float: (float, int),
+    bool: (bool,),
+}
+
+
+def write_bytes(value: bytes) -> str:
+    """Write bytes as standard base64 text."""
+    return encode_base64(value)
+
+
+def hook_override(writing: bool, hook: Callable[..., Any]) -> AttributeOverride:
+    """An attrs field override that sets the hook for the direction being generated."""
+    return override(unstruct_hook=hook) if writing else override(struct_hook=hook)
+
+
+def holds_json(annotation: Any) -> bool:
+    """Whether a field is typed with ``Any`` and so holds free JSON values."""
+    text = annotation if isinstance(annotation, str) else repr(annotation)
+    return "Any" in text
+
+
+def holds_float(annotation: Any) -> bool:
+    """Whether a field holds floats, which must be finite to be written."""
+    return "float" in (annotation if isinstance(annotation, str) else repr(annotation))
+
+
+def finite_float_writer(field: str) -> Callable[[Any], Any]:
+    """A writer for a float field that refuses NaN and infinities, naming the field."""
+    # orjson writes NaN as null and json as NaN; neither reads back, so refuse both.
+    def write(value: Any) -> Any:
+        if type(value) is float and not math.isfinite(value):
+            raise SerializationError(f"{value} is not a JSON value", path=field)
+        return value
+
+    return write
+
+
+def json_hook(field: str, writing: bool, annotation: Any) -> Callable[..., Any]:
+    """The hook for a free JSON field: checked and copied on writing, type-checked on reading."""
+    if writing:
+        return lambda value: jsoncodec.json_value(value, field)
+    # The annotation may be its text or, once attrs.resolve_types ran, the type itself.
+    text = annotation if isinstance(annotation, str) else repr(annotation)
+    if text.startswith("dict"):
+        return lambda value, _: read_json_object(value)
+    if text.startswith("str |") and "Mapping" in text:  # FunctionCallContent.arguments
+        return read_text_or_object
+    return lambda value, _: value
+
+
+def read_text_or_object(value: Any, _: Any) -> Any:
+    """Read a value that must be a string, a JSON object or null (call arguments)."""
+    if value is None or type(value) in (str, dict):
+        return value
+    raise SerializationError.mismatch("", "a string or a JSON object", describe_type(value))
+
+
+def primitive_reader(primitive: type, accepted: tuple[type, ...]) -> Callable[[Any, Any], Any]:
+    """A reader that accepts only the JSON types of a primitive (no bool for int)."""
+    name = "a string" if primitive is str else f"a JSON {primitive.__name__}"
+
+    def read(value: Any, _: Any) -> Any:
+        kind = type(value)
+        if kind is primitive or (value is None and kind in accepted):
+            return value
+        if kind in accepted or (primitive is str and isinstance(value, str)):
+            return primitive(value)
+        raise SerializationError.mismatch("", name, describe_type(value))
+
+    return read
+
+
+def read_json_object(value: Any) -> dict[str, Any]:
+    """Read a JSON object into a new dict."""
+    return dict(json_object(value, "a JSON object"))
+
+
+def json_object(value: Any, what: str) -> dict[str, Any]:
+    """Return ``value`` if it is a JSON object, else raise saying what was expected."""
+    if type(value) is not dict:
+        expected = what if what.startswith("a") else f"a {what} object"
+        raise SerializationError.mismatch("", expected, describe_type(value))
+    return value
+
+
+def read_label_fast(value: Any, cls: type[Label]) -> Label:
+    """Read a label; well-known ones come straight from the table of interned values."""
+    if type(value) is str:
+        found = cls._interned.get(value)
+        if found is not None:
+            return found
+    return read_label(value, cls)
+
+
+def read_label(value: Any, cls: type[Label]) -> Label:
+    """Read a label of ``cls`` from a string, refusing blanks at the field."""
+    if not isinstance(value, str):
+        raise SerializationError.mismatch("", "a string label", describe_type(value))
+    try:
+        return cls(value)
+    except InvalidValueError as error:
+        raise SerializationError(error.detail) from None
+
+
+def write_payload(value: bytes | str | None) -> str | None:
+    """Write a binary payload: undecoded base64 as it was read, bytes as base64."""
+    if value is None or isinstance(value, str):  # undecoded base64 is written as it was read
+        return value
+    return write_bytes(value)
+
+
+def read_payload(value: Any, _: Any) -> bytes | Base64Payload | None:
+    """Read a binary payload, checked as base64 but kept undecoded."""
+    if value is None or type(value) is bytes:
+        return value
+    if type(value) is not str:
+        raise SerializationError.mismatch("", "base64 text", describe_type(value))
+    try:
+        check_base64(value)
+    except ValueError as error:
+        raise SerializationError(str(error)) from None
+    return Base64Payload(value)
+
+
+def required_nullable_fields(cls: type) -> tuple[str, ...]:
+    """Fields without a default that may be ``None``: left out when ``None``, like the rest."""
+    return tuple(
+        field.alias
+        for field in attrs.fields(cls)
+        if field.default is attrs.NOTHING and "None" in str(field.type)
+    )
+
+
+def write_unknown(item: UnknownContent) -> dict[str, Any]:
+    """Write an `UnknownContent` back as the fields it was read with."""
+    written: dict[str, Any] = {"type": item.type}
+    for key, value in jsoncodec.json_value(item.fields, "fields").items():
+        clashes = key == "type" or (key == "metadata" and (item.metadata or type(value) is dict))
+        if clashes:
+            raise SerializationError(
+                f"{key!r} would be read back as the item's own {key}, not as a field",
+                path=f"fields[{key!r}]",
+            )
+        written[key] = value
+    if item.metadata:
+        written["metadata"] = jsoncodec.json_value(item.metadata, "metadata")
+    return written
+
+
+def read_unknown(data: dict[str, Any]) -> UnknownContent:
+    """Read an item of an unregistered type into `UnknownContent`."""
+    # A "metadata" object is the item's metadata; anything else by that name is a field.
+    metadata = data.get("metadata")
+    if type(metadata) is dict:
+        fields = {key: value for key, value in data.items() if key not in ("type", "metadata")}
+        return UnknownContent(type=data["type"], fields=fields, metadata=dict(metadata))
+    fields = {key: value for key, value in data.items() if key != "type"}
+    return UnknownContent(type=data["type"], fields=fields)
+
+
+def is_content_class(cls: Any) -> bool:
+    """Whether ``cls`` is a content class."""
+    return isinstance(cls, type) and issubclass(cls, KernelContent)
+
+
+def is_message_class(cls: Any) -> bool:
+    """Whether ``cls`` is a message class."""
+    return isinstance(cls, type) and issubclass(cls, ChatMessageContent)
+
+
+def checked(value: Any, cls: type[_T]) -> _T:
+    """Return ``value`` if it is a ``cls``, else raise saying what it is."""
+    if not isinstance(value, cls):
+        raise SerializationError.mismatch(
+            "", f"a {cls.__name__}", f"a {type(value).__name__}"
+        )
+    return value

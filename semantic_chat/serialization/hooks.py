@@ -1,0 +1,418 @@
+"""The converter's hooks for items, messages and histories, with their per-class caches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import cattrs
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+
+from .. import jsoncodec
+from ..collection import ChatMessageContentItemCollection, _ReadItems
+from ..contents import CONTENT_TYPES, BinaryContent, KernelContent, UnknownContent
+from ..contents.function_result import FunctionResultContent
+from ..errors import (
+    SemanticChatError,
+    SerializationError,
+    UnknownContentTypeError,
+    UnsupportedVersionError,
+    describe_type,
+)
+from ..history import ChatHistory
+from ..labels import Label
+from ..message import MESSAGE_TYPES, ChatMessageContent
+from ..usage import Usage
+from .fields import (
+    ACCEPTED_PRIMITIVES,
+    Hook,
+    checked,
+    finite_float_writer,
+    holds_float,
+    holds_json,
+    hook_override,
+    is_content_class,
+    is_message_class,
+    json_hook,
+    json_object,
+    primitive_reader,
+    read_label_fast,
+    read_payload,
+    read_unknown,
+    required_nullable_fields,
+    write_bytes,
+    write_payload,
+    write_unknown,
+)
+from .locate import locate_error
+
+__all__ = [
+    "FORMAT_VERSION",
+    "ConverterHooks",
+]
+
+FORMAT_VERSION = 1
+"""The version written into every history; readers refuse data with a higher one."""
+
+
+class ConverterHooks:
+    """The hooks of one converter, with the caches of generated per-class functions."""
+
+    def __init__(self, converter: cattrs.Converter, strict: bool) -> None:
+        self.converter = converter
+        self.strict = strict
+        self.item_writers: dict[type, Hook] = {}
+        self.item_readers: dict[type, Hook] = {}
+        self.message_writers: dict[type, Hook] = {}
+        self.message_readers: dict[type, Hook] = {}
+        # The item reader for each label seen, valid while the registry's version is.
+        self.readers_by_label: dict[str, Hook] = {}
+        self.labels_version = -1
+        self.plain_message_reader: Hook | None = None
+
+    # --- items -------------------------------------------------------------------------
+
+    def write_item(self, item: KernelContent) -> dict[str, Any]:
+        """Write one item as a tagged dict, with its class's cached writer."""
+        writer = self.item_writers.get(type(item))
+        if writer is None:
+            writer = self.item_writers[type(item)] = self._make_item_writer(type(item))
+        return writer(item)  # type: ignore[no-any-return]
+
+    def read_item(self, data: Any) -> KernelContent:
+        """Read one tagged item, with the reader cached for its label."""
+        if type(data) is not dict:
+            raise SerializationError.mismatch("", "an item object", describe_type(data))
+        self._check_labels()
+        label = data.get("type")
+        reader = self.readers_by_label.get(label) if type(label) is str else None
+        if reader is None:
+            reader = self._reader_for_label(label)
+        return reader(data)  # type: ignore[no-any-return]
+
+    def _check_labels(self) -> None:
+        """Start the label cache over when a content class was registered or removed."""
+        if self.labels_version != CONTENT_TYPES.version:
+            self.readers_by_label.clear()
+            self.labels_version = CONTENT_TYPES.version
+
+    def _reader_for_label(self, label: Any) -> Hook:
+        if type(label) is not str:
+            if label is None:
+                raise SerializationError("missing the item's type label", path="type")
+            raise SerializationError.mismatch("type", "a string", describe_type(label))
+        cls = CONTENT_TYPES.get_class(label)
+        if cls is None:
+            if self.strict:
+                raise UnknownContentTypeError(
+                    f"unknown content type {label!r}: no class is registered under it"
+                )
+            cls = UnknownContent
+        reader = self.item_readers.get(cls)
+        if reader is None:
+            reader = self.item_readers[cls] = self._make_item_reader(cls)
+        self.readers_by_label[label] = reader
+        return reader
+
+    def write_items(self, items: Any, field: str = "items") -> list[dict[str, Any]]:
+        """Write a list of items, locating any error at its index."""
+        writers = self.item_writers
+        written: list[dict[str, Any]] = []
+        append = written.append
+        for index, item in enumerate(items):
+            try:
+                writer = writers.get(type(item))  # inline: the class was written before
+                append(writer(item) if writer is not None else self.write_item(item))
+            except SemanticChatError as error:
+                raise error.at(f"{field}[{index}]") from None
+        return written
+
+    def read_items(self, data: Any) -> list[KernelContent]:
+        """Read a list of tagged items into a fresh, trusted list."""
+        if type(data) is not list:
+            raise SerializationError.mismatch("", "a list of items", describe_type(data))
+        self._check_labels()
+        readers = self.readers_by_label
+        items = _ReadItems()
+        append = items.append
+        for index, element in enumerate(data):
+            try:
+                # The common case inline: an item object whose label was seen before.
+                label = element.get("type") if type(element) is dict else None
+                reader = readers.get(label) if type(label) is str else None
+                append(reader(element) if reader is not None else self.read_item(element))
+            except Exception as error:
+                raise locate_error(error).at(f"[{index}]") from None
+        return items
+
+    def read_items_hook(self, data: Any, _: Any) -> list[KernelContent]:
+        """`read_items` with the signature of a cattrs structure hook."""
+        return self.read_items(data)
+
+    def _make_item_writer(self, cls: type[KernelContent]) -> Hook:
+        if CONTENT_TYPES.get_class(cls.content_type) is not cls:
+            raise SerializationError(
+                f"{cls.__module__}.{cls.__qualname__} is not a registered content class: "
+                "decorate it with @attrs.define and give it its own content_type"
+            )
+        if issubclass(cls, UnknownContent):
+            return write_unknown
+        label = str(cls.content_type)
+        generated = make_dict_unstructure_fn(
+            cls,
+            self.converter,
+            _cattrs_omit_if_default=True,
+            _cattrs_use_alias=True,
+            **self._field_overrides(cls, writing=True),
+        )
+        required_nullable = required_nullable_fields(cls)
+        writes_result = issubclass(cls, FunctionResultContent)
+        if not required_nullable and not writes_result:
+
+            def write_tagged(item: KernelContent) -> dict[str, Any]:
+                return {"type": label, **generated(item)}
+
+            return write_tagged
+
+        def write(item: KernelContent) -> dict[str, Any]:
+            written = {"type": label}
+            written.update(generated(item))
+            for key in required_nullable:
+                if written.get(key, True) is None:
+                    del written[key]
+            if writes_result:
+                self._write_result(item, written)  # type: ignore[arg-type]
+            return written
+
+        return write
+
+    def _make_item_reader(self, cls: type[KernelContent]) -> Hook:
+        if issubclass(cls, UnknownContent):
+            return read_unknown
+        generated = make_dict_structure_fn(
+            cls,
+            self.converter,
+            _cattrs_detailed_validation=True,
+            _cattrs_use_alias=True,
+            **self._field_overrides(cls, writing=False),
+        )
+        required_nullable = required_nullable_fields(cls)
+        reads_result = issubclass(cls, FunctionResultContent)
+        if not required_nullable and not reads_result:
+            return generated
+
+        def read(data: dict[str, Any]) -> KernelContent:
+            for key in required_nullable:
+                if key not in data:
+                    data = {**data, key: None}
+            item = generated(data)
+            if reads_result:
+                self._read_result(data, item)  # type: ignore[arg-type]
+            return item
+
+        return read
+
+    def _field_overrides(self, cls: type, writing: bool) -> dict[str, Any]:
+        overrides: dict[str, Any] = {"inner_content": override(omit=True)}
+        for field in attrs.fields(cls):
+            name, alias = field.name, field.alias
+            if name == "inner_content":
+                continue
+            if issubclass(cls, FunctionResultContent) and name == "result":
+                overrides[name] = override(omit=True)
+            elif issubclass(cls, BinaryContent) and name == "_data":
+                hook = write_payload if writing else read_payload
+                overrides[name] = hook_override(writing, hook)
+            elif holds_json(field.type):
+                hook = json_hook(alias, writing, field.type)
+                overrides[name] = hook_override(writing, hook)
+            elif writing and holds_float(field.type):
+                overrides[name] = override(unstruct_hook=finite_float_writer(alias or name))
+        return overrides
+
+    def _write_result(self, item: FunctionResultContent, written: dict[str, Any]) -> None:
+        result = item.result
+        if type(result) is list and result and all(
+            isinstance(element, KernelContent) for element in result
+        ):
+            written["result_items"] = self.write_items(result, "result_items")
+        elif result is not None:
+            written["result"] = jsoncodec.json_value(result, "result")
+
+    def _read_result(self, data: dict[str, Any], item: FunctionResultContent) -> None:
+        if "result_items" in data:
+            try:
+                item.result = list(self.read_items(data["result_items"]))
+            except SerializationError as error:
+                raise error.at("result_items") from None
+        elif "result" in data:
+            item.result = data["result"]
+
+    # --- messages and histories --------------------------------------------------------
+
+    def write_message(self, message: ChatMessageContent) -> dict[str, Any]:
+        """Write one message, tagged with its ``message_type`` when it is a subclass."""
+        writer = self.message_writers.get(type(message))
+        if writer is None:
+            writer = self.message_writers[type(message)] = self._make_message_writer(
+                type(message)
+            )
+        return writer(message)  # type: ignore[no-any-return]
+
+    def read_message(self, data: Any) -> ChatMessageContent:
+        """Read one message, as the class its ``message_type`` names."""
+        if type(data) is not dict:
+            raise SerializationError.mismatch("", "a message object", describe_type(data))
+        if "message_type" not in data and self.plain_message_reader is not None:
+            return self.plain_message_reader(data)  # type: ignore[no-any-return]
+        label = data.get("message_type")
+        cls: type[ChatMessageContent] = ChatMessageContent
+        if label is not None:
+            if type(label) is not str:
+                raise SerializationError.mismatch("message_type", "a string", describe_type(label))
+            found = MESSAGE_TYPES.get_class(label)
+            if found is None:
+                if self.strict:
+                    raise UnknownContentTypeError(
+                        f"unknown message type {label!r}: no class is registered under it",
+                        path="message_type",
+                    )
+            else:
+                cls = found
+        reader = self.message_readers.get(cls)
+        if reader is None:
+            reader = self.message_readers[cls] = self._make_message_reader(cls)
+            if cls is ChatMessageContent:
+                self.plain_message_reader = reader
+        return reader(data)  # type: ignore[no-any-return]
+
+    def _make_message_writer(self, cls: type[ChatMessageContent]) -> Hook:
+        if MESSAGE_TYPES.get_class(cls.message_type) is not cls:
+            raise SerializationError(
+                f"{cls.__module__}.{cls.__qualname__} is not a registered message class: "
+                "decorate it with @attrs.define and give it its own message_type"
+            )
+        generated = make_dict_unstructure_fn(
+            cls,
+            self.converter,
+            _cattrs_omit_if_default=True,
+            _cattrs_use_alias=True,
+            **self._message_overrides(cls, writing=True),
+        )
+        if cls is ChatMessageContent:
+
+            def write_plain(message: ChatMessageContent) -> dict[str, Any]:
+                written: dict[str, Any] = generated(message)
+                if not written["items"]:
+                    del written["items"]
+                return written
+
+            return write_plain
+        label = cls.message_type
+
+        def write(message: ChatMessageContent) -> dict[str, Any]:
+            written = {"message_type": label}
+            written.update(generated(message))
+            if not written["items"]:
+                del written["items"]
+            return written
+
+        return write
+
+    def _make_message_reader(self, cls: type[ChatMessageContent]) -> Hook:
+        return make_dict_structure_fn(
+            cls,
+            self.converter,
+            _cattrs_detailed_validation=True,
+            _cattrs_use_alias=True,
+            **self._message_overrides(cls, writing=False),
+        )
+
+    def _message_overrides(self, cls: type, writing: bool) -> dict[str, Any]:
+        overrides: dict[str, Any] = {
+            "inner_content": override(omit=True),
+            # Always written by the generated code (comparing with the default would build two
+            # empty collections per message); an empty list is dropped afterwards.
+            "_items": override(unstruct_hook=self.write_items, omit_if_default=False)
+            if writing
+            else override(struct_hook=self.read_items_hook),
+        }
+        for field in attrs.fields(cls):
+            if field.name not in overrides and holds_json(field.type):
+                hook = json_hook(field.alias, writing, field.type)
+                overrides[field.name] = hook_override(writing, hook)
+        return overrides
+
+    def write_history(self, history: ChatHistory) -> dict[str, Any]:
+        """Write a history as ``{"version": 1, "messages": [...]}``."""
+        writers = self.message_writers
+        messages: list[dict[str, Any]] = []
+        append = messages.append
+        for index, message in enumerate(history.messages):
+            try:
+                writer = writers.get(type(message))  # inline: the class was written before
+                append(writer(message) if writer is not None else self.write_message(message))
+            except SemanticChatError as error:
+                raise error.at(f"messages[{index}]") from None
+        return {"version": FORMAT_VERSION, "messages": messages}
+
+    def read_history(self, data: Any) -> ChatHistory:
+        """Read a history, refusing a newer format version."""
+        if type(data) is not dict:
+            raise SerializationError.mismatch("", "a history object", describe_type(data))
+        version = data.get("version")
+        if type(version) is not int:
+            if version is None:
+                raise SerializationError("missing the format version", path="version")
+            raise SerializationError.mismatch("version", "an integer", describe_type(version))
+        if version > FORMAT_VERSION:
+            raise UnsupportedVersionError(
+                f"found version {version}, this library reads version {FORMAT_VERSION} "
+                "and older: upgrade semantic_chat",
+                path="version", expected=str(FORMAT_VERSION), got=str(version),
+            )
+        messages = data.get("messages", [])
+        if type(messages) is not list:
+            raise SerializationError.mismatch("messages", "a list", describe_type(messages))
+        history = ChatHistory()
+        read = history.messages
+        for index, element in enumerate(messages):
+            try:
+                read.append(self.read_message(element))
+            except Exception as error:
+                raise locate_error(error).at(f"messages[{index}]") from None
+        return history
+
+    # --- registration ------------------------------------------------------------------
+
+    def install(self) -> None:
+        """Register every hook on the converter."""
+        c = self.converter
+        for primitive, accepted in ACCEPTED_PRIMITIVES.items():
+            c.register_structure_hook(primitive, primitive_reader(primitive, accepted))
+            # One call for ``X | None`` instead of cattrs' optional wrapper around X's hook.
+            c.register_structure_hook(
+                primitive | None, primitive_reader(primitive, (*accepted, type(None)))
+            )
+        # Labels are str subclasses: register them by class so they win over the str hooks.
+        # Labels are str subclasses: register them by class so they win over the str hook.
+        c.register_structure_hook(Label, read_label_fast)
+        c.register_unstructure_hook(Label, str.__str__)
+        c.register_structure_hook(ChatMessageContentItemCollection, self.read_items_hook)
+        c.register_unstructure_hook(ChatMessageContentItemCollection, self.write_items)
+        c.register_structure_hook_func(
+            is_content_class, lambda value, cls: checked(self.read_item(value), cls)
+        )
+        c.register_unstructure_hook_func(is_content_class, self.write_item)
+        c.register_structure_hook_func(
+            is_message_class, lambda value, cls: checked(self.read_message(value), cls)
+        )
+        c.register_unstructure_hook_func(is_message_class, self.write_message)
+        c.register_structure_hook(ChatHistory, lambda value, _: self.read_history(value))
+        c.register_unstructure_hook(ChatHistory, self.write_history)
+        read_usage = make_dict_structure_fn(Usage, c, _cattrs_detailed_validation=True)
+        c.register_structure_hook(Usage, lambda value, _: read_usage(json_object(value, "usage")))
+        c.register_unstructure_hook(
+            Usage, make_dict_unstructure_fn(Usage, c, _cattrs_omit_if_default=True)
+        )
+        c.register_unstructure_hook(bytes, write_bytes)
