@@ -10,7 +10,12 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 
 from .. import jsoncodec
 from ..collection import ChatMessageContentItemCollection, _ReadItems
-from ..contents import CONTENT_TYPES, BinaryContent, KernelContent, UnknownContent
+from ..contents import (
+    CONTENT_TYPES,
+    BinaryContent,
+    KernelContent,
+    UnknownContent,
+)
 from ..contents.function_result import FunctionResultContent
 from ..errors import (
     SemanticChatError,
@@ -23,6 +28,7 @@ from ..history import ChatHistory
 from ..labels import Label
 from ..message import MESSAGE_TYPES, ChatMessageContent
 from ..usage import Usage
+from .direct import DIRECT_READERS, read_message_directly
 from .fields import (
     ACCEPTED_PRIMITIVES,
     Hook,
@@ -111,6 +117,9 @@ class ConverterHooks:
         reader = self.item_readers.get(cls)
         if reader is None:
             reader = self.item_readers[cls] = self._make_item_reader(cls)
+        direct = DIRECT_READERS.get(cls)
+        if direct is not None:
+            reader = direct(reader)
         self.readers_by_label[label] = reader
         return reader
 
@@ -131,18 +140,19 @@ class ConverterHooks:
         """Read a list of tagged items into a fresh, trusted list."""
         if type(data) is not list:
             raise SerializationError.mismatch("", "a list of items", describe_type(data))
-        self._check_labels()
+        if self.labels_version != CONTENT_TYPES.version:
+            self._check_labels()
         readers = self.readers_by_label
         items = _ReadItems()
         append = items.append
-        for index, element in enumerate(data):
-            try:
+        try:
+            for element in data:
                 # The common case inline: an item object whose label was seen before.
                 label = element.get("type") if type(element) is dict else None
                 reader = readers.get(label) if type(label) is str else None
                 append(reader(element) if reader is not None else self.read_item(element))
-            except Exception as error:
-                raise locate_error(error).at(f"[{index}]") from None
+        except Exception as error:
+            raise locate_error(error).at(f"[{len(items)}]") from None
         return items
 
     def read_items_hook(self, data: Any, _: Any) -> list[KernelContent]:
@@ -376,9 +386,15 @@ class ConverterHooks:
             raise SerializationError.mismatch("messages", "a list", describe_type(messages))
         history = ChatHistory()
         read = history.messages
+        read_items = self.read_items
         for index, element in enumerate(messages):
             try:
-                read.append(self.read_message(element))
+                message = (
+                    read_message_directly(element, read_items)
+                    if type(element) is dict and "message_type" not in element
+                    else None
+                )
+                read.append(message if message is not None else self.read_message(element))
             except Exception as error:
                 raise locate_error(error).at(f"messages[{index}]") from None
         return history

@@ -1,0 +1,146 @@
+"""Direct readers for the built-in classes in their common shapes.
+
+The cattrs-generated hooks stay the general path: they read every class, plugins included,
+and locate every error. These functions read the shapes that make up most histories (a
+message with plain fields, a text item, a function call) without going through them, and
+return ``None`` for anything else, so the general path reads it instead, or reports what is
+wrong with it. A property test checks that both paths give equal objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..collection import ChatMessageContentItemCollection, _ReadItems
+from ..contents import FunctionCallContent, FunctionResultContent, KernelContent, TextContent
+from ..labels import AuthorRole, FinishReason
+from ..message import ChatMessageContent
+
+__all__ = ["DIRECT_READERS", "read_message_directly"]
+
+_MESSAGE_KEYS = frozenset(
+    ("role", "items", "name", "id", "finish_reason", "model_id", "metadata")
+)
+_CALL_KEYS = frozenset(("type", "id", "name", "arguments", "index"))
+_RESULT_KEYS = frozenset(("type", "call_id", "result", "name", "is_error"))
+_ROLES = AuthorRole._interned
+_FINISH_REASONS = FinishReason._interned
+_new = object.__new__
+
+
+def read_message_directly(
+    data: dict[str, Any], read_items: Callable[[Any], list[KernelContent]]
+) -> ChatMessageContent | None:
+    """Read a plain message (a well-known role and label, no usage); ``None`` otherwise."""
+    if not _MESSAGE_KEYS.issuperset(data):
+        return None
+    role = _ROLES.get(data.get("role"))  # type: ignore[arg-type]
+    if role is None:
+        return None
+    name, message_id, model_id = data.get("name"), data.get("id"), data.get("model_id")
+    if (
+        (name is not None and type(name) is not str)
+        or (message_id is not None and type(message_id) is not str)
+        or (model_id is not None and type(model_id) is not str)
+    ):
+        return None
+    finish = data.get("finish_reason")
+    finish_reason = None
+    if finish is not None:
+        finish_reason = _FINISH_REASONS.get(finish) if type(finish) is str else None
+        if finish_reason is None:
+            return None
+    metadata = data.get("metadata")
+    if metadata is not None and type(metadata) is not dict:
+        return None
+    raw_items = data.get("items")
+    try:
+        items = _ReadItems() if raw_items is None else read_items(raw_items)
+    except Exception:  # the general path reads it again and locates the error
+        return None
+    message: ChatMessageContent = _new(ChatMessageContent)
+    message._role = role  # type: ignore[assignment]
+    message._items = ChatMessageContentItemCollection._trusted(items)
+    message.name = name
+    message.id = message_id
+    message._finish_reason = finish_reason  # type: ignore[assignment]
+    message.usage = None
+    message.model_id = model_id
+    message.metadata = dict(metadata) if metadata else {}
+    message.inner_content = None
+    return message
+
+
+def text_reader(general: Callable[[Any], Any]) -> Callable[[dict[str, Any]], Any]:
+    """Read ``{"type": "text", "text": ...}`` directly, any other shape with ``general``."""
+
+    def read(data: dict[str, Any]) -> Any:
+        text = data.get("text")
+        if type(text) is not str or len(data) != 2:
+            return general(data)
+        item: TextContent = _new(TextContent)
+        item.text = text
+        item.metadata = {}
+        item.inner_content = None
+        return item
+
+    return read
+
+
+def call_reader(general: Callable[[Any], Any]) -> Callable[[dict[str, Any]], Any]:
+    """Read a function call without metadata directly, any other shape with ``general``."""
+
+    def read(data: dict[str, Any]) -> Any:
+        call_id, name = data.get("id"), data.get("name")
+        arguments, index = data.get("arguments"), data.get("index")
+        if (
+            not _CALL_KEYS.issuperset(data)
+            or type(name) is not str
+            or (call_id is not None and type(call_id) is not str)
+            or (arguments is not None and type(arguments) not in (str, dict))
+            or (index is not None and type(index) is not int)
+        ):
+            return general(data)
+        item: FunctionCallContent = _new(FunctionCallContent)
+        item.id = call_id
+        item.name = name
+        item.arguments = arguments
+        item.index = index
+        item.metadata = {}
+        item.inner_content = None
+        return item
+
+    return read
+
+
+def result_reader(general: Callable[[Any], Any]) -> Callable[[dict[str, Any]], Any]:
+    """Read a function result whose result is JSON, without metadata, directly."""
+
+    def read(data: dict[str, Any]) -> Any:
+        call_id, name, is_error = data.get("call_id"), data.get("name"), data.get("is_error")
+        if (
+            not _RESULT_KEYS.issuperset(data)
+            or (call_id is not None and type(call_id) is not str)
+            or (name is not None and type(name) is not str)
+            or (is_error is not None and type(is_error) is not bool)
+        ):
+            return general(data)
+        item: FunctionResultContent = _new(FunctionResultContent)
+        item.call_id = call_id
+        item.result = data.get("result")
+        item.name = name
+        item.is_error = bool(is_error)
+        item.metadata = {}
+        item.inner_content = None
+        return item
+
+    return read
+
+
+DIRECT_READERS: dict[type, Callable[[Callable[[Any], Any]], Callable[[dict[str, Any]], Any]]] = {
+    TextContent: text_reader,
+    FunctionCallContent: call_reader,
+    FunctionResultContent: result_reader,
+}
+"""For each built-in class read directly, the factory wrapping its general reader."""
