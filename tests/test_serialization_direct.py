@@ -9,6 +9,7 @@ from hypothesis import given
 from strategies import histories
 
 from semantic_chat import ChatHistory, SerializationError
+from semantic_chat.jsoncodec import dumps
 from semantic_chat.serialization import from_dict, from_json, hooks, make_converter, to_dict
 
 
@@ -52,3 +53,17 @@ def test_shapes_the_direct_readers_decline_are_located_by_the_general_path(text,
     with pytest.raises(SerializationError) as info:
         from_json(text, ChatHistory)
     assert str(info.value) == message
+
+
+def write_generally(history: ChatHistory) -> object:
+    """Write with a new converter whose direct writers are switched off."""
+    with (
+        patch.object(hooks, "DIRECT_WRITERS", {}),
+        patch.object(hooks, "write_message_directly", lambda message, write_items: None),
+    ):
+        return make_converter().unstructure(history)
+
+
+@given(histories())
+def test_direct_and_general_writers_write_identical_json(history):
+    assert dumps(to_dict(history)) == dumps(write_generally(history))

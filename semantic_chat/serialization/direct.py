@@ -1,10 +1,11 @@
-"""Direct readers for the built-in classes in their common shapes.
+"""Direct readers and writers for the built-in classes in their common shapes.
 
 The cattrs-generated hooks stay the general path: they read every class, plugins included,
 and locate every error. These functions read the shapes that make up most histories (a
 message with plain fields, a text item, a function call) without going through them, and
 return ``None`` for anything else, so the general path reads it instead, or reports what is
-wrong with it. A property test checks that both paths give equal objects.
+wrong with it; the writers write exactly what the generated writers would. Property tests
+check that both paths give equal objects and identical JSON.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from typing import Any
 
 from ..collection import ChatMessageContentItemCollection, _ReadItems
 from ..contents import FunctionCallContent, FunctionResultContent, KernelContent, TextContent
+from ..jsoncodec import json_value
 from ..labels import AuthorRole, FinishReason
 from ..message import ChatMessageContent
 
-__all__ = ["DIRECT_READERS", "read_message_directly"]
+__all__ = ["DIRECT_READERS", "DIRECT_WRITERS", "read_message_directly", "write_message_directly"]
 
 _MESSAGE_KEYS = frozenset(
     ("role", "items", "name", "id", "finish_reason", "model_id", "metadata")
@@ -144,3 +146,91 @@ DIRECT_READERS: dict[type, Callable[[Callable[[Any], Any]], Callable[[dict[str, 
     FunctionResultContent: result_reader,
 }
 """For each built-in class read directly, the factory wrapping its general reader."""
+
+
+def text_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]]:
+    """Write a `TextContent` directly, as the generated writer would."""
+
+    def write(item: TextContent) -> dict[str, Any]:
+        written: dict[str, Any] = {"type": "text", "text": item.text}
+        if item.metadata:
+            written["metadata"] = json_value(item.metadata, "metadata")
+        return written
+
+    return write
+
+
+def call_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]]:
+    """Write a `FunctionCallContent` directly, as the generated writer would."""
+
+    def write(item: FunctionCallContent) -> dict[str, Any]:
+        written: dict[str, Any] = {"type": "function_call"}
+        if item.id is not None:
+            written["id"] = item.id
+        written["name"] = item.name
+        if item.metadata:
+            written["metadata"] = json_value(item.metadata, "metadata")
+        if item.arguments is not None:
+            arguments = item.arguments
+            written["arguments"] = (
+                arguments if type(arguments) is str else json_value(arguments, "arguments")
+            )
+        if item.index is not None:
+            written["index"] = item.index
+        return written
+
+    return write
+
+
+def result_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]]:
+    """Write a `FunctionResultContent` with a JSON result directly; others with ``general``."""
+
+    def write(item: FunctionResultContent) -> dict[str, Any]:
+        result = item.result
+        if type(result) is list and result and isinstance(result[0], KernelContent):
+            return general(item)  # type: ignore[no-any-return]  # items: written as result_items
+        written: dict[str, Any] = {"type": "function_result"}
+        if item.call_id is not None:
+            written["call_id"] = item.call_id
+        if item.metadata:
+            written["metadata"] = json_value(item.metadata, "metadata")
+        if item.name is not None:
+            written["name"] = item.name
+        if item.is_error:
+            written["is_error"] = True
+        if result is not None:
+            written["result"] = result if type(result) is str else json_value(result, "result")
+        return written
+
+    return write
+
+
+DIRECT_WRITERS: dict[type, Callable[[Callable[[Any], Any]], Callable[[Any], dict[str, Any]]]] = {
+    TextContent: text_writer,
+    FunctionCallContent: call_writer,
+    FunctionResultContent: result_writer,
+}
+"""For each built-in class written directly, the factory wrapping its general writer."""
+
+
+def write_message_directly(
+    message: ChatMessageContent, write_items: Callable[[Any], list[dict[str, Any]]]
+) -> dict[str, Any] | None:
+    """Write a plain `ChatMessageContent` without usage directly; ``None`` otherwise."""
+    if type(message) is not ChatMessageContent or message.usage is not None:
+        return None
+    written: dict[str, Any] = {"role": str.__str__(message._role)}
+    items = message._items._items
+    if items:
+        written["items"] = write_items(items)
+    if message.name is not None:
+        written["name"] = message.name
+    if message.id is not None:
+        written["id"] = message.id
+    if message._finish_reason is not None:
+        written["finish_reason"] = str.__str__(message._finish_reason)
+    if message.model_id is not None:
+        written["model_id"] = message.model_id
+    if message.metadata:
+        written["metadata"] = json_value(message.metadata, "metadata")
+    return written

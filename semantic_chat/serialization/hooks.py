@@ -28,7 +28,12 @@ from ..history import ChatHistory
 from ..labels import Label
 from ..message import MESSAGE_TYPES, ChatMessageContent
 from ..usage import Usage
-from .direct import DIRECT_READERS, read_message_directly
+from .direct import (
+    DIRECT_READERS,
+    DIRECT_WRITERS,
+    read_message_directly,
+    write_message_directly,
+)
 from .fields import (
     ACCEPTED_PRIMITIVES,
     Hook,
@@ -82,8 +87,12 @@ class ConverterHooks:
         """Write one item as a tagged dict, with its class's cached writer."""
         writer = self.item_writers.get(type(item))
         if writer is None:
-            writer = self.item_writers[type(item)] = self._make_item_writer(type(item))
-        return writer(item)  # type: ignore[no-any-return]
+            writer = self._make_item_writer(type(item))
+            direct = DIRECT_WRITERS.get(type(item))
+            if direct is not None:
+                writer = direct(writer)
+            self.item_writers[type(item)] = writer
+        return writer(item)
 
     def read_item(self, data: Any) -> KernelContent:
         """Read one tagged item, with the reader cached for its label."""
@@ -356,12 +365,16 @@ class ConverterHooks:
     def write_history(self, history: ChatHistory) -> dict[str, Any]:
         """Write a history as ``{"version": 1, "messages": [...]}``."""
         writers = self.message_writers
+        write_items = self.write_items
         messages: list[dict[str, Any]] = []
         append = messages.append
         for index, message in enumerate(history.messages):
             try:
-                writer = writers.get(type(message))  # inline: the class was written before
-                append(writer(message) if writer is not None else self.write_message(message))
+                written = write_message_directly(message, write_items)
+                if written is None:
+                    writer = writers.get(type(message))  # inline: the class was written before
+                    written = writer(message) if writer is not None else self.write_message(message)
+                append(written)
             except SemanticChatError as error:
                 raise error.at(f"messages[{index}]") from None
         return {"version": FORMAT_VERSION, "messages": messages}
