@@ -135,6 +135,10 @@ class ConverterHooks:
     def write_items(self, items: Any, field: str = "items") -> list[dict[str, Any]]:
         """Write a list of items, locating any error at its index."""
         writers = self.item_writers
+        try:  # every class written before: one pass; anything else, the located loop below
+            return [writers[type(item)](item) for item in items]
+        except Exception:  # writers have no side effects: write again below, locating
+            pass
         written: list[dict[str, Any]] = []
         append = written.append
         for index, item in enumerate(items):
@@ -152,6 +156,10 @@ class ConverterHooks:
         if self.labels_version != CONTENT_TYPES.version:
             self._check_labels()
         readers = self.readers_by_label
+        try:  # every label seen before: one pass; anything else, the located loop below
+            return _ReadItems([readers[element["type"]](element) for element in data])
+        except Exception:  # readers have no side effects: read again below, locating
+            pass
         items = _ReadItems()
         append = items.append
         try:
