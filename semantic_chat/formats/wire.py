@@ -19,6 +19,7 @@ from typing import Any, Literal, TypeVar
 from ..contents import BinaryContent, FunctionCallContent, KernelContent
 from ..errors import FormatError, UnsupportedContentError, describe_type
 from ..media import split_mime_type
+from ..usage import Usage
 
 __all__ = [
     "OnUnsupported",
@@ -32,6 +33,7 @@ __all__ = [
     "require",
     "set_hints",
     "unsupported",
+    "usage_from",
 ]
 
 OnUnsupported = Literal["raise", "drop"]
@@ -114,6 +116,23 @@ def read_parts(
             raise FormatError.mismatch(where, "a content part object", describe_type(part))
         items.append(read_part(part, where))
     return items
+
+
+def usage_from(usage: Mapping[str, Any], prompt: str, completion: str) -> Usage:
+    """Read a provider's usage object whose token counts are named ``prompt`` and ``completion``.
+
+    Cached tokens come from ``<prompt>_details.cached_tokens`` and reasoning tokens from
+    ``<completion>_details.reasoning_tokens``, as both OpenAI APIs nest them.
+    """
+    prompt_details = usage.get(f"{prompt}_details") or {}
+    completion_details = usage.get(f"{completion}_details") or {}
+    return Usage(
+        prompt_tokens=usage.get(prompt) or 0,
+        completion_tokens=usage.get(completion) or 0,
+        total_tokens=usage.get("total_tokens") or 0,
+        cached_tokens=prompt_details.get("cached_tokens"),
+        reasoning_tokens=completion_details.get("reasoning_tokens"),
+    )
 
 
 def arguments_text(call: FunctionCallContent) -> str:

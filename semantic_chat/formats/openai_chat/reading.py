@@ -28,6 +28,7 @@ from ..wire import (
     read_parts,
     require,
     set_hints,
+    usage_from,
 )
 from .shared import (
     AUDIO_MIME,
@@ -219,15 +220,7 @@ def from_response(completion: Any, *, choice: int = 0) -> ChatMessageContent:
 
 def read_usage(usage: dict[str, Any]) -> Usage:
     """Read a Chat Completions ``usage`` object, with its cached and reasoning token details."""
-    prompt_details = usage.get("prompt_tokens_details") or {}
-    completion_details = usage.get("completion_tokens_details") or {}
-    return Usage(
-        prompt_tokens=usage.get("prompt_tokens") or 0,
-        completion_tokens=usage.get("completion_tokens") or 0,
-        total_tokens=usage.get("total_tokens") or 0,
-        cached_tokens=prompt_details.get("cached_tokens"),
-        reasoning_tokens=completion_details.get("reasoning_tokens"),
-    )
+    return usage_from(usage, "prompt_tokens", "completion_tokens")
 
 
 def _read_message(

@@ -28,6 +28,7 @@ from ..wire import (
     read_parts,
     require,
     set_hints,
+    usage_from,
 )
 from .shared import (
     AUDIO_MIME,
@@ -118,15 +119,7 @@ def from_response(response: Any) -> ChatMessageContent:
 
 def read_usage(usage: dict[str, Any]) -> Usage:
     """Read a Responses ``usage`` object, with its cached and reasoning token details."""
-    input_details = usage.get("input_tokens_details") or {}
-    output_details = usage.get("output_tokens_details") or {}
-    return Usage(
-        prompt_tokens=usage.get("input_tokens") or 0,
-        completion_tokens=usage.get("output_tokens") or 0,
-        total_tokens=usage.get("total_tokens") or 0,
-        cached_tokens=input_details.get("cached_tokens"),
-        reasoning_tokens=output_details.get("reasoning_tokens"),
-    )
+    return usage_from(usage, "input_tokens", "output_tokens")
 
 
 def read_finish_reason(data: dict[str, Any], items: list[KernelContent]) -> FinishReason:
