@@ -17,7 +17,7 @@ def read_generally(data: object) -> ChatHistory:
     """Read with a new converter whose direct readers are switched off."""
     with (
         patch.object(hooks, "DIRECT_READERS", {}),
-        patch.object(hooks, "read_message_directly", lambda data, read_items: None),
+        patch.object(hooks, "message_reader", lambda readers: lambda data: None),
     ):
         return make_converter().structure(data, ChatHistory)
 
@@ -47,6 +47,17 @@ def test_direct_and_general_readers_build_equal_histories(history):
          "messages[0].name: expected a string, got int"),
         ('{"version":1,"messages":[{"role":"user","finish_reason":"   "}]}',
          "messages[0].finish_reason: a label must not be blank, got '   '"),
+        ('{"version":1,"messages":[{"role":"user","items":[{"type":"image","data":"abc","mime_type":"image/png"}]}]}',
+         "messages[0].items[0].data: invalid base64 at character 3: "
+         "3 base64 characters is not a multiple of 4 (missing '=' padding?)"),
+        ('{"version":1,"messages":[{"role":"user","items":[{"type":"audio","data":"AAAA","mime_type":"audio wav"}]}]}',
+         "messages[0].items[0].mime_type: malformed media type 'audio wav': expected type/subtype"),
+        ('{"version":1,"messages":[{"role":"user","items":[{"type":"file","uri":"https://x","filename":3}]}]}',
+         "messages[0].items[0].filename: expected a string, got int"),
+        ('{"version":1,"messages":[{"role":"user","items":[{"type":"image","uri":"https://x","data":"AAAA"}]}]}',
+         "messages[0].items[0]: ImageContent needs exactly one of data, uri and file_id, got 2"),
+        ('{"version":1,"messages":[{"role":"user","items":"hi"}]}',
+         "messages[0].items: expected a list of items, got str"),
     ],
 )
 def test_shapes_the_direct_readers_decline_are_located_by_the_general_path(text, message):
@@ -67,3 +78,29 @@ def write_generally(history: ChatHistory) -> object:
 @given(histories())
 def test_direct_and_general_writers_write_identical_json(history):
     assert dumps(to_dict(history)) == dumps(write_generally(history))
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        {"type": "image", "data": "iVBORw0KGgo=", "mime_type": "IMAGE/PNG", "detail": "low"},
+        {"type": "image", "uri": "https://example.com/a.png"},
+        {"type": "image", "uri": "DATA:image/png;base64,iVBORw0KGgo="},
+        {"type": "audio", "uri": "https://example.com/a.wav", "mime_type": "audio/wav"},
+        {"type": "audio", "data": "UklGRg==", "mime_type": "audio/L16; rate=16000"},
+        {"type": "file", "file_id": "file-1", "filename": "a.pdf"},
+        {"type": "file", "data": "JVBERi0=", "mime_type": "application/pdf", "filename": "a.pdf"},
+        {"type": "binary", "data": "AAEC", "mime_type": "application/octet-stream",
+         "metadata": {"k": 1}},
+    ],
+)
+def test_binary_items_read_the_same_on_both_paths(item):
+    data = {"version": 1, "messages": [{"role": "user", "items": [item]}]}
+    direct = from_dict(data, ChatHistory)
+    general = read_generally(data)
+    assert direct == general
+    read, expected = direct[0].items[0], general[0].items[0]
+    assert type(read) is type(expected)
+    assert (read.mime_type, read.uri, read.file_id, read.is_decoded) == (
+        expected.mime_type, expected.uri, expected.file_id, expected.is_decoded
+    )

@@ -5,6 +5,7 @@ Named ``mediatype`` rather than ``mimetypes`` so it never shadows the stdlib mod
 
 from __future__ import annotations
 
+import functools
 import mimetypes
 import re
 
@@ -41,6 +42,7 @@ def parse_parameter(segment: str) -> tuple[str, str] | None:
     return name.lower(), value
 
 
+@functools.lru_cache(maxsize=1024)  # histories repeat a handful of types
 def split_mime_type(value: str) -> tuple[str, Parameters]:
     """Split a media type into its bare ``type/subtype`` and its parameters.
 
@@ -71,6 +73,7 @@ def split_mime_type(value: str) -> tuple[str, Parameters]:
     return bare, tuple(parameters)
 
 
+@functools.lru_cache(maxsize=1024)
 def normalize_mime_type(value: str) -> str:
     """Validate a media type and return it with ``type/subtype`` lower-cased.
 

@@ -13,65 +13,96 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..collection import ChatMessageContentItemCollection, _ReadItems
-from ..contents import FunctionCallContent, FunctionResultContent, KernelContent, TextContent
+from ..collection import ChatMessageContentItemCollection
+from ..contents import (
+    AudioContent,
+    BinaryContent,
+    FileContent,
+    FunctionCallContent,
+    FunctionResultContent,
+    ImageContent,
+    KernelContent,
+    TextContent,
+)
 from ..jsoncodec import json_value
 from ..labels import AuthorRole, FinishReason
+from ..media import check_base64, normalize_mime_type
 from ..message import ChatMessageContent
 
-__all__ = ["DIRECT_READERS", "DIRECT_WRITERS", "read_message_directly", "write_message_directly"]
+__all__ = ["DIRECT_READERS", "DIRECT_WRITERS", "message_reader", "write_message_directly"]
 
 _MESSAGE_KEYS = frozenset(
     ("role", "items", "name", "id", "finish_reason", "model_id", "metadata")
 )
 _CALL_KEYS = frozenset(("type", "id", "name", "arguments", "index"))
 _RESULT_KEYS = frozenset(("type", "call_id", "result", "name", "is_error"))
-_ROLES = AuthorRole._interned
-_FINISH_REASONS = FinishReason._interned
+_ROLES: dict[str, AuthorRole] = AuthorRole._interned  # type: ignore[assignment]
+_FINISH_REASONS: dict[str, FinishReason] = FinishReason._interned  # type: ignore[assignment]
 _new = object.__new__
+_set = object.__setattr__
 
 
-def read_message_directly(
-    data: dict[str, Any], read_items: Callable[[Any], list[KernelContent]]
-) -> ChatMessageContent | None:
-    """Read a plain message (a well-known role and label, no usage); ``None`` otherwise."""
-    if not _MESSAGE_KEYS.issuperset(data):
-        return None
-    role = _ROLES.get(data.get("role"))  # type: ignore[arg-type]
-    if role is None:
-        return None
-    name, message_id, model_id = data.get("name"), data.get("id"), data.get("model_id")
-    if (
-        (name is not None and type(name) is not str)
-        or (message_id is not None and type(message_id) is not str)
-        or (model_id is not None and type(model_id) is not str)
-    ):
-        return None
-    finish = data.get("finish_reason")
-    finish_reason = None
-    if finish is not None:
-        finish_reason = _FINISH_REASONS.get(finish) if type(finish) is str else None
-        if finish_reason is None:
+def message_reader(
+    readers: dict[str, Callable[[dict[str, Any]], Any]],
+) -> Callable[[Any], ChatMessageContent | None]:
+    """Make a reader of plain messages whose item labels are all in ``readers``.
+
+    A plain message is a dict with a well-known role, no usage and no ``message_type``. The
+    reader returns ``None`` for anything else, and for anything it cannot read (an unseen
+    label, a field of the wrong type), so the general path reads it or locates the error.
+    ``readers`` is the label cache of the hooks, read at each call.
+    """
+
+    def read(data: Any) -> ChatMessageContent | None:
+        if type(data) is not dict:
             return None
-    metadata = data.get("metadata")
-    if metadata is not None and type(metadata) is not dict:
-        return None
-    raw_items = data.get("items")
-    try:
-        items = _ReadItems() if raw_items is None else read_items(raw_items)
-    except Exception:  # the general path reads it again and locates the error
-        return None
-    message: ChatMessageContent = _new(ChatMessageContent)
-    message._role = role  # type: ignore[assignment]
-    message._items = ChatMessageContentItemCollection._trusted(items)
-    message.name = name
-    message.id = message_id
-    message._finish_reason = finish_reason  # type: ignore[assignment]
-    message.usage = None
-    message.model_id = model_id
-    message.metadata = dict(metadata) if metadata else {}
-    message.inner_content = None
-    return message
+        try:
+            role = _ROLES[data["role"]]
+            raw_items = data.get("items")
+            name = message_id = model_id = None
+            finish_reason: FinishReason | None = None
+            metadata: dict[str, Any] = {}
+            if len(data) != (1 if raw_items is None else 2):  # not just a role and items
+                if not _MESSAGE_KEYS.issuperset(data):
+                    return None
+                name, message_id, model_id = data.get("name"), data.get("id"), data.get("model_id")
+                if (
+                    (name is not None and type(name) is not str)
+                    or (message_id is not None and type(message_id) is not str)
+                    or (model_id is not None and type(model_id) is not str)
+                ):
+                    return None
+                finish = data.get("finish_reason")
+                if finish is not None:
+                    finish_reason = _FINISH_REASONS[finish]
+                given = data.get("metadata")
+                if given is not None:
+                    if type(given) is not dict:
+                        return None
+                    metadata = dict(given)
+            if raw_items is None:
+                items = []
+            elif type(raw_items) is list:
+                items = [readers[element["type"]](element) for element in raw_items]
+            else:
+                return None
+        except Exception:  # the general path reads it again and locates the error
+            return None
+        collection: ChatMessageContentItemCollection = _new(ChatMessageContentItemCollection)
+        collection._items = items
+        message: ChatMessageContent = _new(ChatMessageContent)
+        message._role = role
+        message._items = collection
+        message.name = name
+        message.id = message_id
+        message._finish_reason = finish_reason
+        message.usage = None
+        message.model_id = model_id
+        message.metadata = metadata
+        message.inner_content = None
+        return message
+
+    return read
 
 
 def text_reader(general: Callable[[Any], Any]) -> Callable[[dict[str, Any]], Any]:
@@ -140,10 +171,60 @@ def result_reader(general: Callable[[Any], Any]) -> Callable[[dict[str, Any]], A
     return read
 
 
+def binary_reader(
+    cls: type[BinaryContent], extra: str | None
+) -> Callable[[Callable[[Any], Any]], Callable[[dict[str, Any]], Any]]:
+    """Make the factory of a direct reader for ``cls``, whose own field (if any) is ``extra``.
+
+    It reads base64 ``data`` with a ``mime_type``, or a ``uri`` that is not a ``data:`` URI,
+    without metadata; every other shape, and every error, goes to the general reader.
+    """
+    keys = frozenset(("type", "data", "uri", "mime_type", *(() if extra is None else (extra,))))
+
+    def factory(general: Callable[[Any], Any]) -> Callable[[dict[str, Any]], Any]:
+        def read(data: dict[str, Any]) -> Any:
+            payload, uri, mime_type = data.get("data"), data.get("uri"), data.get("mime_type")
+            value = None if extra is None else data.get(extra)
+            if not keys.issuperset(data) or (value is not None and type(value) is not str):
+                return general(data)
+            try:
+                if type(payload) is str and uri is None and type(mime_type) is str:
+                    check_base64(payload)
+                elif payload is None and type(uri) is str and uri[:5].lower() != "data:":
+                    if mime_type is not None and type(mime_type) is not str:
+                        return general(data)
+                else:
+                    return general(data)
+                if mime_type is not None:
+                    mime_type = normalize_mime_type(mime_type)
+            except ValueError:
+                return general(data)
+            # object.__setattr__: attrs' own __setattr__ would convert ``_data`` and refuse
+            # the base64 text, which is exactly what a binary item read from JSON holds.
+            item = _new(cls)
+            _set(item, "_data", payload)
+            _set(item, "mime_type", mime_type)
+            _set(item, "uri", uri)
+            _set(item, "file_id", None)
+            if extra is not None:
+                _set(item, extra, value)
+            _set(item, "metadata", {})
+            _set(item, "inner_content", None)
+            return item
+
+        return read
+
+    return factory
+
+
 DIRECT_READERS: dict[type, Callable[[Callable[[Any], Any]], Callable[[dict[str, Any]], Any]]] = {
     TextContent: text_reader,
     FunctionCallContent: call_reader,
     FunctionResultContent: result_reader,
+    BinaryContent: binary_reader(BinaryContent, None),
+    ImageContent: binary_reader(ImageContent, "detail"),
+    AudioContent: binary_reader(AudioContent, None),
+    FileContent: binary_reader(FileContent, "filename"),
 }
 """For each built-in class read directly, the factory wrapping its general reader."""
 

@@ -31,7 +31,7 @@ from ..usage import Usage
 from .direct import (
     DIRECT_READERS,
     DIRECT_WRITERS,
-    read_message_directly,
+    message_reader,
     write_message_directly,
 )
 from .fields import (
@@ -80,6 +80,8 @@ class ConverterHooks:
         self.readers_by_label: dict[str, Hook] = {}
         self.labels_version = -1
         self.plain_message_reader: Hook | None = None
+        # Plain messages whose labels were all seen before, read without the general path.
+        self.read_plain_message = message_reader(self.readers_by_label)
 
     # --- items -------------------------------------------------------------------------
 
@@ -405,19 +407,20 @@ class ConverterHooks:
         messages = data.get("messages", [])
         if type(messages) is not list:
             raise SerializationError.mismatch("messages", "a list", describe_type(messages))
+        if self.labels_version != CONTENT_TYPES.version:
+            self._check_labels()
         history = ChatHistory()
         read = history.messages
-        read_items = self.read_items
-        for index, element in enumerate(messages):
-            try:
-                message = (
-                    read_message_directly(element, read_items)
-                    if type(element) is dict and "message_type" not in element
-                    else None
-                )
-                read.append(message if message is not None else self.read_message(element))
-            except Exception as error:
-                raise locate_error(error).at(f"messages[{index}]") from None
+        append = read.append
+        read_plain = self.read_plain_message
+        for element in messages:
+            message = read_plain(element)
+            if message is None:  # not plain, or a label not seen yet: the general path
+                try:
+                    message = self.read_message(element)
+                except Exception as error:
+                    raise locate_error(error).at(f"messages[{len(read)}]") from None
+            append(message)
         return history
 
     # --- registration ------------------------------------------------------------------
