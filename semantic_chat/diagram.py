@@ -33,7 +33,7 @@ import sys
 import typing
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -111,7 +111,9 @@ def _members(cls: type) -> tuple[str, ...]:
         written = _own_annotations(cls)
         own = [a for a in attrs.fields(cls) if not a.inherited]
         return tuple(
-            f"{a.alias or a.name}: {written[a.name]}" if a.name in written else a.alias or a.name
+            f"{a.alias or a.name}: {_public_type(cls, a, written)}"
+            if a.name in written
+            else a.alias or a.name
             for a in own
         )
     return tuple(
@@ -119,6 +121,17 @@ def _members(cls: type) -> tuple[str, ...]:
         for name, text in _own_annotations(cls).items()
         if not name.startswith("_") and not _is_classvar(text)
     )
+
+
+def _public_type(cls: type, field: attrs.Attribute[Any], written: dict[str, str]) -> str:
+    """The type users see: a private field behind a property shows the property's type."""
+    alias = field.alias or field.name
+    public = cls.__dict__.get(alias) if alias != field.name else None
+    if isinstance(public, property) and public.fget is not None:
+        returned = inspect.get_annotations(public.fget).get("return")
+        if returned is not None:
+            return _type_text(returned)
+    return written[field.name]
 
 
 def _stereotype(cls: type) -> str | None:

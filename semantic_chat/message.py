@@ -19,6 +19,7 @@ from .contents import (
     ReasoningContent,
     TextContent,
 )
+from .contents.metadata import metadata_key, written_by_attrs
 from .errors import InvalidTypeError, RegistrationError
 from .labels import AuthorRole, FinishReason, Label
 from .registry import TypeRegistry
@@ -80,8 +81,10 @@ class ChatMessageContent:
     model_id: str | None = None
     """The model that wrote the message."""
 
-    metadata: dict[str, Any] = attrs.field(factory=dict)
-    """Provider details that no field models; JSON values only."""
+    # Made on first use, as on items: most messages never get metadata.
+    _metadata: dict[str, Any] | None = attrs.field(
+        alias="metadata", default=None, eq=metadata_key
+    )
 
     inner_content: Any = attrs.field(default=None, eq=False, repr=False)
     """The raw provider object the message was read from; never serialized or compared."""
@@ -126,7 +129,7 @@ class ChatMessageContent:
         )
         self.usage = usage
         self.model_id = model_id
-        self.metadata = dict(metadata) if metadata else {}
+        self._metadata = dict(metadata) if metadata else None
         self.inner_content = inner_content
 
     @classmethod
@@ -139,12 +142,12 @@ class ChatMessageContent:
                 path=cls.__qualname__,
             )
         MESSAGE_TYPES.register(label, cls)
-        if _written_by_attrs(cls, "__init__"):
+        if written_by_attrs(cls, "__init__"):
             # attrs wrote an __init__ taking ``items`` only: keep it for the fields and put
             # the ``content=`` constructor in front of it, as on the base class.
             setattr(cls, "__attrs_init__", cls.__dict__["__init__"])  # noqa: B010
             setattr(cls, "__init__", _subclass_init)  # noqa: B010
-        if _written_by_attrs(cls, "__repr__"):
+        if written_by_attrs(cls, "__repr__"):
             setattr(cls, "__repr__", ChatMessageContent.__repr__)  # noqa: B010
 
     @property
@@ -166,6 +169,18 @@ class ChatMessageContent:
         self._items = ChatMessageContentItemCollection(value)
 
     @property
+    def metadata(self) -> dict[str, Any]:
+        """Provider details that no field models; JSON values only."""
+        metadata = self._metadata
+        if metadata is None:
+            metadata = self._metadata = {}
+        return metadata
+
+    @metadata.setter
+    def metadata(self, value: dict[str, Any]) -> None:
+        self._metadata = value
+
+    @property
     def finish_reason(self) -> FinishReason | None:
         """Why the model stopped writing; a string assigned to it becomes a `FinishReason`."""
         return self._finish_reason
@@ -182,7 +197,13 @@ class ChatMessageContent:
             default = field.default
             if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
                 default = default.factory()
-            if field.name in ("_role", "_items") or (field.repr and value != default):
+            if field.name == "_metadata":
+                shown_value = bool(value)
+            else:
+                shown_value = field.name in ("_role", "_items") or (
+                    bool(field.repr) and value != default
+                )
+            if shown_value:
                 if isinstance(value, Label):
                     value = str(value)
                 elif isinstance(value, ChatMessageContentItemCollection):
@@ -252,11 +273,6 @@ class ChatMessageContent:
 
     def __str__(self) -> str:
         return self.text
-
-
-def _written_by_attrs(cls: type, method: str) -> bool:
-    code = getattr(cls.__dict__.get(method), "__code__", None)
-    return code is not None and code.co_filename.startswith("<attrs generated")
 
 
 def _subclass_init(

@@ -35,6 +35,7 @@ from .contents import (
     RefusalContent,
     TextContent,
 )
+from .contents.metadata import peek_metadata
 from .errors import StreamMergeError
 from .labels import AuthorRole, ContentType
 from .message import ChatMessageContent
@@ -177,7 +178,7 @@ class StreamingChatMessageContent(ChatMessageContent):  # type: ignore[override]
             finish_reason=self.finish_reason,
             usage=self.usage,
             model_id=self.model_id,
-            metadata=self.metadata,
+            metadata=self._metadata,
             inner_content=self.inner_content,
         )
 
@@ -205,7 +206,7 @@ class _Builder:
 
     def build(self) -> KernelContent:
         item = self.item
-        metadata = self.metadata
+        metadata = self.metadata or None
         if isinstance(item, StreamingFunctionCallContent):
             return StreamingFunctionCallContent(
                 id=self.id,
@@ -260,7 +261,7 @@ class _Accumulator:
             value = getattr(chunk, key)
             if value is not None:
                 self.fields[key] = value
-        self.metadata.update(chunk.metadata)
+        self.metadata.update(peek_metadata(chunk))
         return self
 
     def _add_item(self, item: KernelContent) -> None:
@@ -278,7 +279,7 @@ class _Accumulator:
                     last.signature.append(item.signature)
                 if item.encrypted is not None:
                     last.encrypted = item.encrypted
-            last.metadata.update(item.metadata)
+            last.metadata.update(peek_metadata(item))
             return
         self.entries.append(item)
 
@@ -309,7 +310,7 @@ class _Accumulator:
             target.arguments.append(
                 arguments if isinstance(arguments, str) else json.dumps(dict(arguments))
             )
-        target.metadata.update(fragment.metadata)
+        target.metadata.update(peek_metadata(fragment))
         self.last_call = target
 
     def result(self) -> StreamingChatMessageContent:
@@ -351,18 +352,18 @@ def _call_index(index: object) -> int | None:
 def _plain(item: KernelContent) -> KernelContent:
     if isinstance(item, StreamingFunctionCallContent):
         return FunctionCallContent(
-            item.id, item.name, item.arguments, metadata=item.metadata,
+            item.id, item.name, item.arguments, metadata=item._metadata,
             inner_content=item.inner_content,
         )
     if isinstance(item, StreamingReasoningContent):
         return ReasoningContent(
             item.text, signature=item.signature, encrypted=item.encrypted,
-            provider=item.provider, metadata=item.metadata, inner_content=item.inner_content,
+            provider=item.provider, metadata=item._metadata, inner_content=item.inner_content,
         )
     if isinstance(item, StreamingRefusalContent):
-        return RefusalContent(item.text, metadata=item.metadata, inner_content=item.inner_content)
+        return RefusalContent(item.text, metadata=item._metadata, inner_content=item.inner_content)
     if isinstance(item, StreamingTextContent):
-        return TextContent(item.text, metadata=item.metadata, inner_content=item.inner_content)
+        return TextContent(item.text, metadata=item._metadata, inner_content=item.inner_content)
     return item
 
 

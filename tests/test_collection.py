@@ -323,7 +323,7 @@ def test_not_equal_to_a_tuple_or_other_types():
 
 def test_repr():
     assert repr(_collection("a")) == (
-        "ChatMessageContentItemCollection([TextContent(metadata={}, text='a')])"
+        "ChatMessageContentItemCollection([TextContent(text='a')])"
     )
 
 

@@ -468,14 +468,14 @@ def test_inner_content_is_not_in_repr():
 
 def test_repr():
     assert repr(ChatMessageContent("user", "hi")) == (
-        "ChatMessageContent(role='user', items=[TextContent(metadata={}, text='hi')])"
+        "ChatMessageContent(role='user', items=[TextContent(text='hi')])"
     )
 
 
 def test_repr_shows_the_fields_that_differ_from_their_defaults():
     message = ChatMessageContent("assistant", "ok", name="bot", finish_reason="stop", model_id="m")
     assert repr(message) == (
-        "ChatMessageContent(role='assistant', items=[TextContent(metadata={}, text='ok')], "
+        "ChatMessageContent(role='assistant', items=[TextContent(text='ok')], "
         "name='bot', finish_reason='stop', model_id='m')"
     )
 

@@ -70,7 +70,7 @@ def write_generally(history: ChatHistory) -> object:
     """Write with a new converter whose direct writers are switched off."""
     with (
         patch.object(hooks, "DIRECT_WRITERS", {}),
-        patch.object(hooks, "write_message_directly", lambda message, write_items: None),
+        patch.object(hooks, "message_writer", lambda writers: lambda message: None),
     ):
         return make_converter().unstructure(history)
 

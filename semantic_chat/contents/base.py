@@ -21,11 +21,12 @@ import attrs
 from ..errors import RegistrationError
 from ..labels import ContentType
 from ..registry import TypeRegistry
+from .metadata import fields_repr, metadata_key, written_by_attrs
 
 __all__ = ["CONTENT_TYPES", "KernelContent"]
 
 
-@attrs.define(slots=True, weakref_slot=False)
+@attrs.define(slots=True, weakref_slot=False, repr=False)
 class KernelContent:
     """Base of every item a message holds: text, media, tool calls and results, reasoning.
 
@@ -36,11 +37,29 @@ class KernelContent:
 
     content_type: ClassVar[ContentType]
 
-    metadata: dict[str, Any] = attrs.field(factory=dict, kw_only=True)
-    """Provider details that no field models; JSON values only."""
+    # Most items never get metadata: the dict is made on first use, and none equals empty.
+    _metadata: dict[str, Any] | None = attrs.field(
+        default=None, alias="metadata", kw_only=True, eq=metadata_key
+    )
 
     inner_content: Any = attrs.field(default=None, kw_only=True, eq=False, repr=False)
     """The raw provider object this item was read from; never serialized or compared."""
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """Provider details that no field models; JSON values only."""
+        metadata = self._metadata
+        if metadata is None:
+            metadata = self._metadata = {}
+        return metadata
+
+    @metadata.setter
+    def metadata(self, value: dict[str, Any]) -> None:
+        self._metadata = value
+
+    def __repr__(self) -> str:
+        """Show the fields by their constructor names, and the metadata when there is any."""
+        return fields_repr(self, attrs.fields(type(self)))
 
     @classmethod
     def __attrs_init_subclass__(cls) -> None:
@@ -58,6 +77,8 @@ class KernelContent:
         # behind a public property (BinaryContent's ``_data``) matches as ``data``.
         match_args = tuple(a.alias for a in attrs.fields(cls) if a.init and not a.kw_only)
         setattr(cls, "__match_args__", match_args)  # noqa: B010 - mypy forbids the plain form
+        if written_by_attrs(cls, "__repr__"):
+            setattr(cls, "__repr__", KernelContent.__repr__)  # noqa: B010
         CONTENT_TYPES.register(label, cls)
 
 

@@ -17,8 +17,10 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal, TypeVar
 
 from ..contents import BinaryContent, FunctionCallContent, KernelContent
+from ..contents.metadata import peek_metadata
 from ..errors import FormatError, UnsupportedContentError, describe_type
 from ..media import split_mime_type
+from ..message import ChatMessageContent
 from ..usage import Usage
 
 __all__ = [
@@ -72,16 +74,21 @@ def require(mapping: Mapping[str, Any], key: str, kind: type | tuple[type, ...],
     return value
 
 
-def get_hints(metadata: Mapping[str, Any], key: str) -> dict[str, Any]:
-    """Return the hints a format kept in ``metadata[key]`` (empty when there are none)."""
-    hints = metadata.get(key)
+def get_hints(owner: KernelContent | ChatMessageContent, key: str) -> dict[str, Any]:
+    """Return the hints a format kept in ``owner.metadata[key]`` (empty when there are none).
+
+    Reading hints never creates the owner's metadata dict.
+    """
+    hints = peek_metadata(owner).get(key)
     return hints if isinstance(hints, dict) else {}
 
 
-def set_hints(metadata: dict[str, Any], key: str, hints: dict[str, Any]) -> None:
-    """Keep non-empty hints under ``metadata[key]``."""
+def set_hints(
+    owner: KernelContent | ChatMessageContent, key: str, hints: dict[str, Any]
+) -> None:
+    """Keep non-empty hints under ``owner.metadata[key]``."""
     if hints:
-        metadata[key] = hints
+        owner.metadata[key] = hints
 
 
 def unsupported(

@@ -26,10 +26,10 @@ from ..contents import (
 )
 from ..jsoncodec import json_value
 from ..labels import AuthorRole, FinishReason
-from ..media import check_base64, normalize_mime_type
+from ..media import check_base64, encode_base64, normalize_mime_type
 from ..message import ChatMessageContent
 
-__all__ = ["DIRECT_READERS", "DIRECT_WRITERS", "message_reader", "write_message_directly"]
+__all__ = ["DIRECT_READERS", "DIRECT_WRITERS", "message_reader", "message_writer"]
 
 _MESSAGE_KEYS = frozenset(
     ("role", "items", "name", "id", "finish_reason", "model_id", "metadata")
@@ -61,7 +61,7 @@ def message_reader(
             raw_items = data.get("items")
             name = message_id = model_id = None
             finish_reason: FinishReason | None = None
-            metadata: dict[str, Any] = {}
+            metadata: dict[str, Any] | None = None
             if len(data) != (1 if raw_items is None else 2):  # not just a role and items
                 if not _MESSAGE_KEYS.issuperset(data):
                     return None
@@ -79,7 +79,7 @@ def message_reader(
                 if given is not None:
                     if type(given) is not dict:
                         return None
-                    metadata = dict(given)
+                    metadata = dict(given) if given else None
             if raw_items is None:
                 items = []
             elif type(raw_items) is list:
@@ -98,7 +98,7 @@ def message_reader(
         message._finish_reason = finish_reason
         message.usage = None
         message.model_id = model_id
-        message.metadata = metadata
+        message._metadata = metadata
         message.inner_content = None
         return message
 
@@ -114,7 +114,7 @@ def text_reader(general: Callable[[Any], Any]) -> Callable[[dict[str, Any]], Any
             return general(data)
         item: TextContent = _new(TextContent)
         item.text = text
-        item.metadata = {}
+        item._metadata = None
         item.inner_content = None
         return item
 
@@ -140,7 +140,7 @@ def call_reader(general: Callable[[Any], Any]) -> Callable[[dict[str, Any]], Any
         item.name = name
         item.arguments = arguments
         item.index = index
-        item.metadata = {}
+        item._metadata = None
         item.inner_content = None
         return item
 
@@ -164,7 +164,7 @@ def result_reader(general: Callable[[Any], Any]) -> Callable[[dict[str, Any]], A
         item.result = data.get("result")
         item.name = name
         item.is_error = bool(is_error)
-        item.metadata = {}
+        item._metadata = None
         item.inner_content = None
         return item
 
@@ -208,7 +208,7 @@ def binary_reader(
             _set(item, "file_id", None)
             if extra is not None:
                 _set(item, extra, value)
-            _set(item, "metadata", {})
+            _set(item, "_metadata", None)
             _set(item, "inner_content", None)
             return item
 
@@ -234,8 +234,8 @@ def text_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]
 
     def write(item: TextContent) -> dict[str, Any]:
         written: dict[str, Any] = {"type": "text", "text": item.text}
-        if item.metadata:
-            written["metadata"] = json_value(item.metadata, "metadata")
+        if item._metadata:
+            written["metadata"] = json_value(item._metadata, "metadata")
         return written
 
     return write
@@ -249,8 +249,8 @@ def call_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]
         if item.id is not None:
             written["id"] = item.id
         written["name"] = item.name
-        if item.metadata:
-            written["metadata"] = json_value(item.metadata, "metadata")
+        if item._metadata:
+            written["metadata"] = json_value(item._metadata, "metadata")
         if item.arguments is not None:
             arguments = item.arguments
             written["arguments"] = (
@@ -273,8 +273,8 @@ def result_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, An
         written: dict[str, Any] = {"type": "function_result"}
         if item.call_id is not None:
             written["call_id"] = item.call_id
-        if item.metadata:
-            written["metadata"] = json_value(item.metadata, "metadata")
+        if item._metadata:
+            written["metadata"] = json_value(item._metadata, "metadata")
         if item.name is not None:
             written["name"] = item.name
         if item.is_error:
@@ -286,32 +286,78 @@ def result_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, An
     return write
 
 
+def binary_writer(
+    label: str, extra: str | None
+) -> Callable[[Callable[[Any], Any]], Callable[[Any], dict[str, Any]]]:
+    """Make the factory of a direct writer for a binary class, whose own field is ``extra``."""
+
+    def factory(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]]:
+        def write(item: BinaryContent) -> dict[str, Any]:
+            written: dict[str, Any] = {"type": label}
+            if item._metadata:
+                written["metadata"] = json_value(item._metadata, "metadata")
+            payload = item._data
+            if payload is not None:
+                written["data"] = payload if isinstance(payload, str) else encode_base64(payload)
+            if item.mime_type is not None:
+                written["mime_type"] = item.mime_type
+            if item.uri is not None:
+                written["uri"] = item.uri
+            if item.file_id is not None:
+                written["file_id"] = item.file_id
+            if extra is not None:
+                value = getattr(item, extra)
+                if value is not None:
+                    written[extra] = value
+            return written
+
+        return write
+
+    return factory
+
+
 DIRECT_WRITERS: dict[type, Callable[[Callable[[Any], Any]], Callable[[Any], dict[str, Any]]]] = {
     TextContent: text_writer,
     FunctionCallContent: call_writer,
     FunctionResultContent: result_writer,
+    BinaryContent: binary_writer("binary", None),
+    ImageContent: binary_writer("image", "detail"),
+    AudioContent: binary_writer("audio", None),
+    FileContent: binary_writer("file", "filename"),
 }
 """For each built-in class written directly, the factory wrapping its general writer."""
 
 
-def write_message_directly(
-    message: ChatMessageContent, write_items: Callable[[Any], list[dict[str, Any]]]
-) -> dict[str, Any] | None:
-    """Write a plain `ChatMessageContent` without usage directly; ``None`` otherwise."""
-    if type(message) is not ChatMessageContent or message.usage is not None:
-        return None
-    written: dict[str, Any] = {"role": str.__str__(message._role)}
-    items = message._items._items
-    if items:
-        written["items"] = write_items(items)
-    if message.name is not None:
-        written["name"] = message.name
-    if message.id is not None:
-        written["id"] = message.id
-    if message._finish_reason is not None:
-        written["finish_reason"] = str.__str__(message._finish_reason)
-    if message.model_id is not None:
-        written["model_id"] = message.model_id
-    if message.metadata:
-        written["metadata"] = json_value(message.metadata, "metadata")
-    return written
+def message_writer(
+    writers: dict[type, Callable[[Any], dict[str, Any]]],
+) -> Callable[[ChatMessageContent], dict[str, Any] | None]:
+    """Make a writer of plain messages whose item classes all have a writer in ``writers``.
+
+    A plain message is a `ChatMessageContent` (not a subclass) without usage. The writer
+    returns ``None`` for anything else, and when an item cannot be written, so the general
+    path writes it or locates the error. ``writers`` is the hooks' cache, read at each call.
+    """
+
+    def write(message: ChatMessageContent) -> dict[str, Any] | None:
+        if type(message) is not ChatMessageContent or message.usage is not None:
+            return None
+        written: dict[str, Any] = {"role": str.__str__(message._role)}
+        items = message._items._items
+        if items:
+            try:
+                written["items"] = [writers[type(item)](item) for item in items]
+            except Exception:  # an unseen class, or an error the general path locates
+                return None
+        if message.name is not None:
+            written["name"] = message.name
+        if message.id is not None:
+            written["id"] = message.id
+        if message._finish_reason is not None:
+            written["finish_reason"] = str.__str__(message._finish_reason)
+        if message.model_id is not None:
+            written["model_id"] = message.model_id
+        if message._metadata:
+            written["metadata"] = json_value(message._metadata, "metadata")
+        return written
+
+    return write

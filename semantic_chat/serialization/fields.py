@@ -191,15 +191,15 @@ def write_unknown(item: UnknownContent) -> dict[str, Any]:
     """Write an `UnknownContent` back as the fields it was read with."""
     written: dict[str, Any] = {"type": item.type}
     for key, value in jsoncodec.json_value(item.fields, "fields").items():
-        clashes = key == "type" or (key == "metadata" and (item.metadata or type(value) is dict))
+        clashes = key == "type" or (key == "metadata" and (item._metadata or type(value) is dict))
         if clashes:
             raise SerializationError(
                 f"{key!r} would be read back as the item's own {key}, not as a field",
                 path=f"fields[{key!r}]",
             )
         written[key] = value
-    if item.metadata:
-        written["metadata"] = jsoncodec.json_value(item.metadata, "metadata")
+    if item._metadata:
+        written["metadata"] = jsoncodec.json_value(item._metadata, "metadata")
     return written
 
 

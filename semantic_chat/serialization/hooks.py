@@ -32,7 +32,7 @@ from .direct import (
     DIRECT_READERS,
     DIRECT_WRITERS,
     message_reader,
-    write_message_directly,
+    message_writer,
 )
 from .fields import (
     ACCEPTED_PRIMITIVES,
@@ -82,6 +82,7 @@ class ConverterHooks:
         self.plain_message_reader: Hook | None = None
         # Plain messages whose labels were all seen before, read without the general path.
         self.read_plain_message = message_reader(self.readers_by_label)
+        self.write_plain_message = message_writer(self.item_writers)
 
     # --- items -------------------------------------------------------------------------
 
@@ -199,13 +200,18 @@ class ConverterHooks:
         if not required_nullable and not writes_result:
 
             def write_tagged(item: KernelContent) -> dict[str, Any]:
-                return {"type": label, **generated(item)}
+                written = {"type": label, **generated(item)}
+                if "metadata" in written and not written["metadata"]:
+                    del written["metadata"]  # made by reading it, never filled
+                return written
 
             return write_tagged
 
         def write(item: KernelContent) -> dict[str, Any]:
             written = {"type": label}
             written.update(generated(item))
+            if "metadata" in written and not written["metadata"]:
+                del written["metadata"]
             for key in required_nullable:
                 if written.get(key, True) is None:
                     del written[key]
@@ -334,6 +340,8 @@ class ConverterHooks:
                 written: dict[str, Any] = generated(message)
                 if not written["items"]:
                     del written["items"]
+                if "metadata" in written and not written["metadata"]:
+                    del written["metadata"]
                 return written
 
             return write_plain
@@ -344,6 +352,8 @@ class ConverterHooks:
             written.update(generated(message))
             if not written["items"]:
                 del written["items"]
+            if "metadata" in written and not written["metadata"]:
+                del written["metadata"]
             return written
 
         return write
@@ -374,19 +384,17 @@ class ConverterHooks:
 
     def write_history(self, history: ChatHistory) -> dict[str, Any]:
         """Write a history as ``{"version": 1, "messages": [...]}``."""
-        writers = self.message_writers
-        write_items = self.write_items
+        write_plain = self.write_plain_message
         messages: list[dict[str, Any]] = []
         append = messages.append
-        for index, message in enumerate(history.messages):
+        for message in history.messages:
             try:
-                written = write_message_directly(message, write_items)
-                if written is None:
-                    writer = writers.get(type(message))  # inline: the class was written before
-                    written = writer(message) if writer is not None else self.write_message(message)
-                append(written)
+                written = write_plain(message)
+                if written is None:  # not plain, or an item class not written before
+                    written = self.write_message(message)
             except SemanticChatError as error:
-                raise error.at(f"messages[{index}]") from None
+                raise error.at(f"messages[{len(messages)}]") from None
+            append(written)
         return {"version": FORMAT_VERSION, "messages": messages}
 
     def read_history(self, data: Any) -> ChatHistory:

@@ -312,7 +312,7 @@ def test_metadata_is_part_of_equality():
 
 
 def test_metadata_is_in_repr():
-    assert repr(TextContent("a", metadata={"k": 1})) == "TextContent(metadata={'k': 1}, text='a')"
+    assert repr(TextContent("a", metadata={"k": 1})) == "TextContent(text='a', metadata={'k': 1})"
 
 
 def test_inner_content_is_not_part_of_equality():
@@ -320,7 +320,7 @@ def test_inner_content_is_not_part_of_equality():
 
 
 def test_inner_content_is_not_in_repr():
-    assert repr(TextContent("a", inner_content="RAW")) == "TextContent(metadata={}, text='a')"
+    assert repr(TextContent("a", inner_content="RAW")) == "TextContent(text='a')"
 
 
 def test_inner_content_is_kept():

@@ -279,13 +279,13 @@ def test_references_have_no_bytes(fields):
 
 def test_repr_shows_the_size_not_the_bytes():
     assert repr(ImageContent(data=PNG)) == (
-        f"ImageContent(metadata={{}}, _data=<{len(PNG)} bytes>, mime_type='image/png', "
+        f"ImageContent(data=<{len(PNG)} bytes>, mime_type='image/png', "
         "uri=None, file_id=None, detail=None)"
     )
 
 
 def test_repr_of_undecoded_payload_counts_characters():
-    assert "_data=<8 base64 characters>" in repr(FileContent.from_base64("aGVsbG8=", "text/plain"))
+    assert "data=<8 base64 characters>" in repr(FileContent.from_base64("aGVsbG8=", "text/plain"))
 
 
 # --- data URIs ------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ def test_content_type():
 
 def test_repr():
     assert repr(FunctionCallContent("c1", "f", "{}")) == (
-        "FunctionCallContent(metadata={}, id='c1', name='f', arguments='{}', index=None)"
+        "FunctionCallContent(id='c1', name='f', arguments='{}', index=None)"
     )
 
 

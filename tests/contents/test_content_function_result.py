@@ -68,7 +68,7 @@ def test_equality_covers_is_error():
 
 def test_repr_shows_dict_result():
     assert repr(FunctionResultContent("c1", {"a": 1}, "f")) == (
-        "FunctionResultContent(metadata={}, call_id='c1', result={'a': 1}, name='f', "
+        "FunctionResultContent(call_id='c1', result={'a': 1}, name='f', "
         "is_error=False)"
     )
 

@@ -45,7 +45,7 @@ def test_encrypted_only_item():
 
 def test_repr():
     assert repr(ReasoningContent("t", signature="s")) == (
-        "ReasoningContent(metadata={}, text='t', signature='s', encrypted=None, provider=None)"
+        "ReasoningContent(text='t', signature='s', encrypted=None, provider=None)"
     )
 
 

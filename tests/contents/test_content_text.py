@@ -28,7 +28,7 @@ def test_text_content_equality():
 
 
 def test_text_content_repr():
-    assert repr(TextContent("hi")) == "TextContent(metadata={}, text='hi')"
+    assert repr(TextContent("hi")) == "TextContent(text='hi')"
 
 
 def test_text_content_text_can_be_changed():
@@ -66,4 +66,4 @@ def test_refusal_is_not_text():
 
 
 def test_refusal_repr():
-    assert repr(RefusalContent("no")) == "RefusalContent(metadata={}, text='no')"
+    assert repr(RefusalContent("no")) == "RefusalContent(text='no')"

@@ -53,7 +53,7 @@ def test_equality_covers_type_and_fields():
 
 def test_repr():
     assert repr(UnknownContent("t", {"x": 1})) == (
-        "UnknownContent(metadata={}, type='t', fields={'x': 1})"
+        "UnknownContent(type='t', fields={'x': 1})"
     )
 
 

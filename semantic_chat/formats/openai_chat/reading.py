@@ -261,7 +261,7 @@ def _read_message(
     result_message = ChatMessageContent(role, items=items, name=name)
     if fields:
         hints["fields"] = fields
-    set_hints(result_message.metadata, HINTS, hints)
+    set_hints(result_message, HINTS, hints)
     return result_message
 
 
@@ -296,7 +296,7 @@ def _read_assistant(  # noqa: PLR0917 - one private reader filling the caller's 
         audio_id = require(audio, "id", str, f"{path}.audio")
         extra = {key: value for key, value in audio.items() if key != "id"}
         audio_item = AudioContent(file_id=audio_id)
-        set_hints(audio_item.metadata, HINTS, {"fields": extra} if extra else {})
+        set_hints(audio_item, HINTS, {"fields": extra} if extra else {})
         items.append(audio_item)
     elif "audio" in message:
         fields["audio"] = audio
@@ -347,7 +347,7 @@ def _read_tool_call(call: Any, path: str) -> FunctionCallContent:
         hints["fields"] = extra
     if extra_body:
         hints["body_fields"] = extra_body
-    set_hints(item.metadata, HINTS, hints)
+    set_hints(item, HINTS, hints)
     return item
 
 

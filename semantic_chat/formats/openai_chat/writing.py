@@ -70,7 +70,7 @@ def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None:
     Covers a message of plain text items, a user's images and wav/mp3 clips, an assistant's
     text and tool calls, and a tool message with one string result, none with metadata.
     """
-    if message.metadata:
+    if message._metadata:
         return None
     role = str.__str__(message._role)  # the slots behind the properties: this is a hot path
     items = message._items._items
@@ -80,7 +80,7 @@ def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None:
         result = items[0]
         if (
             type(result) is not FunctionResultContent
-            or result.metadata
+            or result._metadata
             or type(result.result) is not str
             or result.call_id is None
         ):
@@ -92,7 +92,7 @@ def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None:
     calls: list[dict[str, Any]] = []
     media: list[dict[str, Any]] | None = None  # parts, once a non-text item appears
     for item in items:
-        if item.metadata:
+        if item._metadata:
             return None
         if type(item) is TextContent:
             if calls:
@@ -149,7 +149,7 @@ def _write_message(
     role = str(message.role)
     if role not in ROLES:
         raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
-    hints = get_hints(message.metadata, HINTS)
+    hints = get_hints(message, HINTS)
     items = list(enumerate(message.items))
     results = [(i, item) for i, item in items if isinstance(item, FunctionResultContent)]
     if role in ("tool", "function") or results:
@@ -202,7 +202,7 @@ def _write_assistant(
         if isinstance(item, TextContent):
             content.append(_with_fields({"type": "text", "text": item.text}, item))
         elif isinstance(item, RefusalContent):
-            if as_parts and not get_hints(item.metadata, HINTS).get("key"):
+            if as_parts and not get_hints(item, HINTS).get("key"):
                 content.append(_with_fields({"type": "refusal", "refusal": item.text}, item))
             else:
                 refusals.append(item.text)
@@ -233,7 +233,7 @@ def _write_assistant(
 
 
 def _write_tool_call(item: FunctionCallContent) -> dict[str, Any]:
-    hints = get_hints(item.metadata, HINTS)
+    hints = get_hints(item, HINTS)
     kind = "custom" if hints.get("custom") else "function"
     body: dict[str, Any] = {"name": item.name}
     body["input" if kind == "custom" else "arguments"] = arguments_text(item)
@@ -291,7 +291,7 @@ def _write_part(
     encode = codecs.encoder_for(item)
     if encode is not None:
         return encode(item)
-    hints = get_hints(item.metadata, HINTS)
+    hints = get_hints(item, HINTS)
     body: dict[str, Any]
     if isinstance(item, ImageContent) and item.file_id is None:
         body = {"url": item.uri if item.uri is not None else data_url(item)}
@@ -325,7 +325,7 @@ def _write_part(
 
 
 def _with_fields(part: dict[str, Any], item: KernelContent) -> dict[str, Any]:
-    fields = get_hints(item.metadata, HINTS).get("fields")
+    fields = get_hints(item, HINTS).get("fields")
     if fields:
         part.update(fields)
     return part

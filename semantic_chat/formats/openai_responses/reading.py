@@ -215,7 +215,7 @@ class _Reader:
                 parts[0].metadata.setdefault(HINTS, {})["message"] = envelope
             target.items.extend(parts)
         else:
-            set_hints(target.metadata, HINTS, {"message": envelope} if envelope else {})
+            set_hints(target, HINTS, {"message": envelope} if envelope else {})
 
     def _read_call(self, item: dict[str, Any], path: str) -> FunctionCallContent:
         call = FunctionCallContent(
@@ -304,7 +304,7 @@ def _read_part(part: dict[str, Any], path: str) -> KernelContent:
     extra = {key: value for key, value in part.items() if key not in known}
     if extra:
         hints["fields"] = extra
-    set_hints(item.metadata, HINTS, hints)
+    set_hints(item, HINTS, hints)
     return item
 
 

@@ -71,10 +71,10 @@ def to_request(
     """
     messages = list(history)
     request: dict[str, Any] = {}
-    if messages and get_hints(messages[0].metadata, HINTS).get("instructions"):
+    if messages and get_hints(messages[0], HINTS).get("instructions"):
         request["instructions"] = messages[0].text
         messages = messages[1:]
-    if len(messages) == 1 and get_hints(messages[0].metadata, HINTS).get("string_input"):
+    if len(messages) == 1 and get_hints(messages[0], HINTS).get("string_input"):
         request["input"] = messages[0].text
     else:
         request["input"] = to_payload(messages, on_unsupported=on_unsupported)
@@ -104,7 +104,7 @@ class _Writer:
             raise FormatError(f"{FORMAT} has no role {self.role!r}", path=f"{self.path}.role")
         items = list(enumerate(self.message.items))
         if not items:
-            envelope = get_hints(self.message.metadata, HINTS).get("message", {})
+            envelope = get_hints(self.message, HINTS).get("message", {})
             self._emit_message([], envelope)
             return
         for index, item in items:
@@ -113,7 +113,7 @@ class _Writer:
                 if self.role == "tool":
                     unsupported(self.on_unsupported, FORMAT, where, item, "in a tool message")
                     continue
-                if get_hints(item.metadata, HINTS).get("message") is not None:
+                if get_hints(item, HINTS).get("message") is not None:
                     self._flush()
                 self.run.append((index, item))
                 continue
@@ -130,7 +130,7 @@ class _Writer:
                     self.payload.append(self._write_result(item, where))
             elif isinstance(item, ReasoningContent):
                 self._write_reasoning(item, where)
-            elif isinstance(item, UnknownContent) and get_hints(item.metadata, HINTS).get("item"):
+            elif isinstance(item, UnknownContent) and get_hints(item, HINTS).get("item"):
                 self.payload.append({"type": item.type, **item.fields})
             else:
                 why = f"in {_a(self.role)} message"
@@ -146,7 +146,7 @@ class _Writer:
         if not self.run:
             return
         run, self.run = self.run, []
-        envelope = get_hints(run[0][1].metadata, HINTS).get("message", {})
+        envelope = get_hints(run[0][1], HINTS).get("message", {})
         self.run_is_output = "id" in envelope.get("fields", {})
         parts = []
         for index, item in run:
@@ -165,7 +165,7 @@ class _Writer:
         self.payload.append(written)
 
     def _write_part(self, item: KernelContent, path: str) -> dict[str, Any] | None:
-        hints = get_hints(item.metadata, HINTS)
+        hints = get_hints(item, HINTS)
         part: dict[str, Any]
         encode = codecs.encoder_for(item)
         if encode is not None:
@@ -226,11 +226,11 @@ class _Writer:
             "call_id": item.call_id,
             "output": output,
         }
-        written.update(get_hints(item.metadata, HINTS).get("fields", {}))
+        written.update(get_hints(item, HINTS).get("fields", {}))
         return written
 
     def _write_reasoning(self, item: ReasoningContent, path: str) -> None:
-        hints = get_hints(item.metadata, HINTS)
+        hints = get_hints(item, HINTS)
         fields = hints.get("fields", {})
         if item.provider not in (None, OPAQUE_PROVIDER):
             why = f"from {item.provider} (its opaque data is only valid there)"
@@ -261,5 +261,5 @@ def _write_call(item: FunctionCallContent) -> dict[str, Any]:
         "name": item.name,
         "arguments": arguments_text(item),
     }
-    written.update(get_hints(item.metadata, HINTS).get("fields", {}))
+    written.update(get_hints(item, HINTS).get("fields", {}))
     return written
