@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, MutableSequence
-from typing import Any, TypeVar, overload
+import operator
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, SupportsIndex, TypeVar, overload
 
 from .coercion import to_item
 from .contents import KernelContent
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 __all__ = ["ChatMessageContentItemCollection"]
 
@@ -23,105 +27,96 @@ class _ReadItems(list[KernelContent]):
     __slots__ = ()
 
 
-class ChatMessageContentItemCollection(MutableSequence[KernelContent]):
-    """The items of a message, in order.
+class ChatMessageContentItemCollection(list[KernelContent]):
+    """The items of a message, in order: a `list` that only ever holds items.
 
-    It only ever holds items: plain strings and native objects (bytes, paths, numpy images,
-    PIL images) are converted on the way in, and ``None`` or anything else is refused with a
-    `TypeError` naming the index.
+    Plain strings and native objects (bytes, paths, numpy images, PIL images) are converted on
+    the way in, and ``None`` or anything else is refused with a `TypeError` naming the index.
+    Every method that adds an element checks it; those that only reorder or remove (``sort``,
+    ``pop``, ``del``) are the list's own. ``+`` and ``copy()`` give a plain list.
     """
 
-    __slots__ = ("_items",)
+    __slots__ = ()
 
     def __init__(self, items: Iterable[Any] = ()) -> None:
-        self._items: list[KernelContent] = [
-            item if isinstance(item, KernelContent) else to_item(item, f"items[{index}]")
-            for index, item in enumerate(items)
-        ]
+        list.__init__(
+            self,
+            [
+                item if isinstance(item, KernelContent) else to_item(item, f"items[{index}]")
+                for index, item in enumerate(items)
+            ],
+        )
 
     @classmethod
-    def _trusted(cls, items: list[KernelContent]) -> ChatMessageContentItemCollection:
-        """Wrap a new list already known to hold only items (used by readers; not copied)."""
-        collection = cls.__new__(cls)
-        collection._items = items
+    def _trusted(cls, items: Iterable[KernelContent]) -> ChatMessageContentItemCollection:
+        """A collection of items already known to be items (used by readers; not checked)."""
+        collection = _new_list(cls)
+        _extend(collection, items)
         return collection
 
     @overload
-    def __getitem__(self, index: int) -> KernelContent: ...
+    def __getitem__(self, index: SupportsIndex) -> KernelContent: ...
     @overload
     def __getitem__(self, index: slice) -> ChatMessageContentItemCollection: ...
     def __getitem__(
-        self, index: int | slice
+        self, index: SupportsIndex | slice
     ) -> KernelContent | ChatMessageContentItemCollection:
         if isinstance(index, slice):
-            return self._trusted(self._items[index])
-        return self._items[index]
+            return self._trusted(list.__getitem__(self, index))
+        return list.__getitem__(self, index)
 
     @overload
-    def __setitem__(self, index: int, value: KernelContent | str) -> None: ...
+    def __setitem__(self, index: SupportsIndex, value: KernelContent | str) -> None: ...
     @overload
     def __setitem__(self, index: slice, value: Iterable[KernelContent | str]) -> None: ...
-    def __setitem__(self, index: int | slice, value: Any) -> None:
+    def __setitem__(self, index: SupportsIndex | slice, value: Any) -> None:
         if isinstance(index, slice):
-            start, _, step = index.indices(len(self._items))
-            self._items[index] = [
+            start, _, step = index.indices(len(self))
+            checked = [
                 to_item(item, f"items[{start + offset * step}]")
                 for offset, item in enumerate(value)
             ]
+            list.__setitem__(self, index, checked)
         else:
-            position = index if index >= 0 else index + len(self._items)
-            self._items[index] = to_item(value, f"items[{position}]")
+            position = operator.index(index)
+            if position < 0:
+                position += len(self)
+            list.__setitem__(self, index, to_item(value, f"items[{position}]"))
 
-    def __delitem__(self, index: int | slice) -> None:
-        del self._items[index]
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __iter__(self) -> Iterator[KernelContent]:
-        return iter(self._items)
-
-    def __reversed__(self) -> Iterator[KernelContent]:
-        return reversed(self._items)
-
-    def __contains__(self, value: object) -> bool:
-        return value in self._items
-
-    def insert(self, index: int, value: KernelContent | str) -> None:
+    def insert(self, index: SupportsIndex, value: KernelContent | str) -> None:
         """Insert an item (or a native object, converted) before ``index``."""
-        position = min(max(index if index >= 0 else index + len(self._items), 0), len(self._items))
-        self._items.insert(index, to_item(value, f"items[{position}]"))
+        position = operator.index(index)
+        position = min(max(position if position >= 0 else position + len(self), 0), len(self))
+        list.insert(self, index, to_item(value, f"items[{position}]"))
 
     def append(self, value: KernelContent | str) -> None:
         """Append an item (or a native object, converted)."""
-        self._items.append(to_item(value, f"items[{len(self._items)}]"))
+        list.append(self, to_item(value, f"items[{len(self)}]"))
 
     def extend(self, values: Iterable[KernelContent | str]) -> None:
         """Append several items; nothing is added if any of them is refused."""
-        start = len(self._items)
-        self._items.extend(
-            [to_item(value, f"items[{start + offset}]") for offset, value in enumerate(values)]
-        )
+        start = len(self)
+        checked = [to_item(item, f"items[{start + offset}]") for offset, item in enumerate(values)]
+        list.extend(self, checked)
+
+    def __iadd__(self, values: Iterable[KernelContent | str]) -> Self:  # type: ignore[override,misc]
+        self.extend(values)
+        return self
 
     def of_type(self, cls: type[_C]) -> list[_C]:
         """Return the items that are instances of ``cls`` (subclasses included), in order."""
-        return [item for item in self._items if isinstance(item, cls)]
+        return [item for item in self if isinstance(item, cls)]
 
     def first(self, cls: type[_C]) -> _C | None:
         """Return the first item that is an instance of ``cls``, or ``None``."""
-        for item in self._items:
+        for item in self:
             if isinstance(item, cls):
                 return item
         return None
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, ChatMessageContentItemCollection):
-            return self._items == other._items
-        if isinstance(other, list):
-            return self._items == other
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
     def __repr__(self) -> str:
-        return f"ChatMessageContentItemCollection({self._items!r})"
+        return f"ChatMessageContentItemCollection({list.__repr__(self)})"
+
+
+_new_list = list.__new__
+_extend = list.extend

@@ -1,4 +1,4 @@
-"""ChatMessageContentItemCollection: a checked, coercing MutableSequence of items."""
+"""ChatMessageContentItemCollection: a checked, coercing list of items."""
 
 from collections.abc import MutableSequence, Sequence
 
@@ -399,3 +399,50 @@ class CollectionAgainstList(RuleBasedStateMachine):
 
 TestCollectionAgainstList = CollectionAgainstList.TestCase
 TestCollectionAgainstList.settings = settings(stateful_step_count=20)
+
+
+# --- a list that stays checked ------------------------------------------------------------
+
+
+def test_is_a_list_of_items():
+    items = ChatMessageContentItemCollection(["a"])
+    assert isinstance(items, list)
+    assert items == [TextContent("a")]
+    assert [TextContent("a")] == items
+
+
+def test_in_place_add_refuses_non_items_naming_the_index():
+    items = ChatMessageContentItemCollection(["a"])
+    with pytest.raises(InvalidTypeError) as info:
+        items += ["b", None]  # type: ignore[list-item]
+    assert str(info.value).startswith("items[2]: ")
+    assert items == [TextContent("a")]
+
+
+def test_reordering_and_removing_are_the_lists_own():
+    items = ChatMessageContentItemCollection(["b", "a", "c"])
+    items.sort(key=lambda item: item.text)  # type: ignore[attr-defined]
+    assert [item.text for item in items] == ["a", "b", "c"]  # type: ignore[attr-defined]
+    assert items.pop() == TextContent("c")
+    items.reverse()
+    assert items == [TextContent("b"), TextContent("a")]
+    assert type(items) is ChatMessageContentItemCollection
+
+
+def test_concatenation_and_copy_give_plain_lists():
+    items = ChatMessageContentItemCollection(["a"])
+    assert type(items + [TextContent("b")]) is list  # noqa: RUF005 - the operator is the test
+    assert type(items.copy()) is list
+    assert items.copy() == items
+
+
+def test_copies_and_pickles_keep_the_type():
+    import copy
+    import pickle
+
+    items = ChatMessageContentItemCollection(["a", b"\x89PNG\r\n\x1a\n" + b"\0" * 8])
+    for twin in (copy.copy(items), copy.deepcopy(items), pickle.loads(pickle.dumps(items))):
+        assert type(twin) is ChatMessageContentItemCollection
+        assert twin == items
+        assert twin is not items
+

@@ -39,6 +39,8 @@ _RESULT_KEYS = frozenset(("type", "call_id", "result", "name", "is_error"))
 _ROLES: dict[str, AuthorRole] = AuthorRole._interned  # type: ignore[assignment]
 _FINISH_REASONS: dict[str, FinishReason] = FinishReason._interned  # type: ignore[assignment]
 _new = object.__new__
+_new_list = list.__new__
+_extend = list.extend
 _set = object.__setattr__
 
 
@@ -88,8 +90,8 @@ def message_reader(
                 return None
         except Exception:  # the general path reads it again and locates the error
             return None
-        collection: ChatMessageContentItemCollection = _new(ChatMessageContentItemCollection)
-        collection._items = items
+        collection = _new_list(ChatMessageContentItemCollection)
+        _extend(collection, items)
         message: ChatMessageContent = _new(ChatMessageContent)
         message._role = role
         message._items = collection
@@ -342,7 +344,7 @@ def message_writer(
         if type(message) is not ChatMessageContent or message.usage is not None:
             return None
         written: dict[str, Any] = {"role": str.__str__(message._role)}
-        items = message._items._items
+        items = message._items
         if items:
             try:
                 written["items"] = [writers[type(item)](item) for item in items]
