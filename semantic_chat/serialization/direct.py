@@ -41,6 +41,7 @@ _FINISH_REASONS: dict[str, FinishReason] = FinishReason._interned  # type: ignor
 _new = object.__new__
 _new_list = list.__new__
 _extend = list.extend
+_append = list.append
 _set = object.__setattr__
 
 
@@ -82,16 +83,17 @@ def message_reader(
                     if type(given) is not dict:
                         return None
                     metadata = dict(given) if given else None
-            if raw_items is None:
-                items = []
-            elif type(raw_items) is list:
-                items = [readers[element["type"]](element) for element in raw_items]
-            else:
+            collection = _new_list(ChatMessageContentItemCollection)
+            if type(raw_items) is list:
+                if len(raw_items) == 1:  # most messages hold one item: no comprehension
+                    element = raw_items[0]
+                    _append(collection, readers[element["type"]](element))
+                else:
+                    _extend(collection, [readers[item["type"]](item) for item in raw_items])
+            elif raw_items is not None:
                 return None
         except Exception:  # the general path reads it again and locates the error
             return None
-        collection = _new_list(ChatMessageContentItemCollection)
-        _extend(collection, items)
         message: ChatMessageContent = _new(ChatMessageContent)
         message._role = role
         message._items = collection
@@ -347,7 +349,11 @@ def message_writer(
         items = message._items
         if items:
             try:
-                written["items"] = [writers[type(item)](item) for item in items]
+                if len(items) == 1:  # most messages hold one item: no comprehension
+                    (item,) = items  # unpacking, not the collection's Python __getitem__
+                    written["items"] = [writers[type(item)](item)]
+                else:
+                    written["items"] = [writers[type(item)](item) for item in items]
             except Exception:  # an unseen class, or an error the general path locates
                 return None
         if message.name is not None:

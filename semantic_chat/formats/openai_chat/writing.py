@@ -77,7 +77,7 @@ def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None:
     if role == "tool":
         if len(items) != 1:
             return None
-        result = items[0]
+        (result,) = items  # unpacking, not the collection's Python __getitem__
         if (
             type(result) is not FunctionResultContent
             or result._metadata
