@@ -15,7 +15,7 @@ from .binary import BinaryContent
 __all__ = ["AudioContent"]
 
 
-@attrs.define(slots=True, weakref_slot=False)
+@attrs.define(slots=True, weakref_slot=False, on_setattr=attrs.setters.NO_OP)
 class AudioContent(BinaryContent):
     """A sound clip: bytes (WAV, MP3, FLAC, OGG ...), a URI, or a provider's file id."""
 

@@ -70,7 +70,7 @@ def _payload_repr(value: bytes | str | None) -> str:
     return f"<{len(value)} bytes>"
 
 
-@attrs.define(slots=True, weakref_slot=False)
+@attrs.define(slots=True, weakref_slot=False, on_setattr=attrs.setters.NO_OP)
 class BinaryContent(KernelContent):
     """Bytes with a media type, or a reference to them by URI or by a provider's file id.
 
@@ -87,8 +87,16 @@ class BinaryContent(KernelContent):
 
     content_type: ClassVar[ContentType] = ContentType.BINARY
 
+    # Converted by __init__ and by the ``data`` setter, not on every assignment: with
+    # attrs' default on_setattr, every store to any field of a binary item would be a Python
+    # call (the built-in binary classes all say on_setattr=NO_OP for the same reason).
     _data: bytes | str | None = attrs.field(
-        default=None, alias="data", converter=_to_payload, eq=_payload_key, repr=_payload_repr
+        default=None,
+        alias="data",
+        converter=_to_payload,
+        on_setattr=attrs.setters.NO_OP,
+        eq=_payload_key,
+        repr=_payload_repr,
     )
     mime_type: str | None = None
     """The media type, with any parameters (``audio/L16;rate=16000``)."""
@@ -142,7 +150,7 @@ class BinaryContent(KernelContent):
 
     @data.setter
     def data(self, value: bytes | None) -> None:
-        self._data = value
+        self._data = _to_payload(value)
 
     @property
     def base64(self) -> str | None:

@@ -12,7 +12,7 @@ from .binary import BinaryContent
 __all__ = ["FileContent"]
 
 
-@attrs.define(slots=True, weakref_slot=False)
+@attrs.define(slots=True, weakref_slot=False, on_setattr=attrs.setters.NO_OP)
 class FileContent(BinaryContent):
     """A file: bytes with a media type, a URI, or a provider's file id, and its name."""
 

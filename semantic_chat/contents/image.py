@@ -15,7 +15,7 @@ from .binary import BinaryContent
 __all__ = ["ImageContent"]
 
 
-@attrs.define(slots=True, weakref_slot=False)
+@attrs.define(slots=True, weakref_slot=False, on_setattr=attrs.setters.NO_OP)
 class ImageContent(BinaryContent):
     """An image: bytes (PNG, JPEG, GIF, WebP ...), a URI, or a provider's file id."""
 

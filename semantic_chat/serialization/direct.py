@@ -203,17 +203,17 @@ def binary_reader(
                     mime_type = normalize_mime_type(mime_type)
             except ValueError:
                 return general(data)
-            # object.__setattr__: attrs' own __setattr__ would convert ``_data`` and refuse
-            # the base64 text, which is exactly what a binary item read from JSON holds.
+            # The built-in binary classes convert ``_data`` in __init__ only, so the base64
+            # text is stored as it is (the undecoded form of the payload).
             item = _new(cls)
-            _set(item, "_data", payload)
-            _set(item, "mime_type", mime_type)
-            _set(item, "uri", uri)
-            _set(item, "file_id", None)
+            item._data = payload
+            item.mime_type = mime_type
+            item.uri = uri
+            item.file_id = None
             if extra is not None:
                 _set(item, extra, value)
-            _set(item, "_metadata", None)
-            _set(item, "inner_content", None)
+            item._metadata = None
+            item.inner_content = None
             return item
 
         return read
