@@ -17,7 +17,7 @@ def read_generally(data: object) -> ChatHistory:
     """Read with a new converter whose direct readers are switched off."""
     with (
         patch.object(hooks, "DIRECT_READERS", {}),
-        patch.object(hooks, "message_reader", lambda readers: lambda data: None),
+        patch.object(hooks, "message_reader", lambda readers, inline_text: lambda data: None),
     ):
         return make_converter().structure(data, ChatHistory)
 
@@ -104,3 +104,31 @@ def test_binary_items_read_the_same_on_both_paths(item):
     assert (read.mime_type, read.uri, read.file_id, read.is_decoded) == (
         expected.mime_type, expected.uri, expected.file_id, expected.is_decoded
     )
+
+
+def test_a_class_registered_under_text_instead_of_text_content_is_read_as_itself():
+    import attrs
+
+    from semantic_chat import CONTENT_TYPES, KernelContent, TextContent
+
+    CONTENT_TYPES.unregister("text")
+    try:
+
+        @attrs.define
+        class Note(KernelContent):
+            content_type = "text"
+            text: str
+
+        read = from_json(
+            '{"version":1,"messages":[{"role":"user","items":[{"type":"text","text":"hi"}]}]}',
+            ChatHistory,
+        )
+        assert type(read[0].items[0]) is Note
+    finally:
+        CONTENT_TYPES.unregister("text")
+        CONTENT_TYPES.register("text", TextContent)
+    read = from_json(
+        '{"version":1,"messages":[{"role":"user","items":[{"type":"text","text":"hi"}]}]}',
+        ChatHistory,
+    )
+    assert type(read[0].items[0]) is TextContent

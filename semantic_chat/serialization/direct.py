@@ -46,9 +46,12 @@ _set = object.__setattr__
 
 
 def message_reader(
-    readers: dict[str, Callable[[dict[str, Any]], Any]],
+    readers: dict[str, Callable[[dict[str, Any]], Any]], inline_text: bool
 ) -> Callable[[Any], ChatMessageContent | None]:
     """Make a reader of plain messages whose item labels are all in ``readers``.
+
+    With ``inline_text`` (``"text"`` is `TextContent`'s label in the registry), a lone
+    ``{"type": "text", "text": ...}`` item is read in place, the commonest case.
 
     A plain message is a dict with a well-known role, no usage and no ``message_type``. The
     reader returns ``None`` for anything else, and for anything it cannot read (an unseen
@@ -87,7 +90,17 @@ def message_reader(
             if type(raw_items) is list:
                 if len(raw_items) == 1:  # most messages hold one item: no comprehension
                     element = raw_items[0]
-                    _append(collection, readers[element["type"]](element))
+                    if inline_text and element.get("type") == "text" and len(element) == 2:
+                        text = element["text"]
+                        if type(text) is not str:
+                            return None
+                        item = _new(TextContent)
+                        item.text = text
+                        item._metadata = None
+                        item.inner_content = None
+                        _append(collection, item)
+                    else:
+                        _append(collection, readers[element["type"]](element))
                 else:
                     _extend(collection, [readers[item["type"]](item) for item in raw_items])
             elif raw_items is not None:
@@ -351,7 +364,10 @@ def message_writer(
             try:
                 if len(items) == 1:  # most messages hold one item: no comprehension
                     (item,) = items  # unpacking, not the collection's Python __getitem__
-                    written["items"] = [writers[type(item)](item)]
+                    if type(item) is TextContent and not item._metadata:  # the commonest
+                        written["items"] = [{"type": "text", "text": item.text}]
+                    else:
+                        written["items"] = [writers[type(item)](item)]
                 else:
                     written["items"] = [writers[type(item)](item) for item in items]
             except Exception:  # an unseen class, or an error the general path locates

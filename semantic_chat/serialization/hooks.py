@@ -14,6 +14,7 @@ from ..contents import (
     CONTENT_TYPES,
     BinaryContent,
     KernelContent,
+    TextContent,
     UnknownContent,
 )
 from ..contents.function_result import FunctionResultContent
@@ -81,7 +82,7 @@ class ConverterHooks:
         self.labels_version = -1
         self.plain_message_reader: Hook | None = None
         # Plain messages whose labels were all seen before, read without the general path.
-        self.read_plain_message = message_reader(self.readers_by_label)
+        self.read_plain_message = message_reader(self.readers_by_label, inline_text=False)
         self.write_plain_message = message_writer(self.item_writers)
 
     # --- items -------------------------------------------------------------------------
@@ -113,6 +114,8 @@ class ConverterHooks:
         if self.labels_version != CONTENT_TYPES.version:
             self.readers_by_label.clear()
             self.labels_version = CONTENT_TYPES.version
+            inline_text = CONTENT_TYPES.get_class("text") is TextContent
+            self.read_plain_message = message_reader(self.readers_by_label, inline_text)
 
     def _reader_for_label(self, label: Any) -> Hook:
         if type(label) is not str:
