@@ -198,12 +198,8 @@ class ChatMessageContent:
             if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
                 default = default.factory()
             if field.name == "_metadata":
-                shown_value = bool(value)
-            else:
-                shown_value = field.name in ("_role", "_items") or (
-                    bool(field.repr) and value != default
-                )
-            if shown_value:
+                value = metadata_key(value)  # an empty dict is no metadata
+            if field.name in ("_role", "_items") or (field.repr and value != default):
                 if isinstance(value, Label):
                     value = str(value)
                 elif isinstance(value, ChatMessageContentItemCollection):

@@ -45,6 +45,15 @@ _append = list.append
 _set = object.__setattr__
 
 
+def new_text(text: str) -> TextContent:
+    """A `TextContent` without metadata, its fields stored directly (the text is checked)."""
+    item: TextContent = _new(TextContent)
+    item.text = text
+    item._metadata = None
+    item.inner_content = None
+    return item
+
+
 def message_reader(
     readers: dict[str, Callable[[dict[str, Any]], Any]], inline_text: bool
 ) -> Callable[[Any], ChatMessageContent | None]:
@@ -94,11 +103,7 @@ def message_reader(
                         text = element["text"]
                         if type(text) is not str:
                             return None
-                        item = _new(TextContent)
-                        item.text = text
-                        item._metadata = None
-                        item.inner_content = None
-                        _append(collection, item)
+                        _append(collection, new_text(text))
                     else:
                         _append(collection, readers[element["type"]](element))
                 else:
@@ -129,11 +134,7 @@ def text_reader(general: Callable[[Any], Any]) -> Callable[[dict[str, Any]], Any
         text = data.get("text")
         if type(text) is not str or len(data) != 2:
             return general(data)
-        item: TextContent = _new(TextContent)
-        item.text = text
-        item._metadata = None
-        item.inner_content = None
-        return item
+        return new_text(text)
 
     return read
 

@@ -26,6 +26,7 @@ __all__ = [
     "ACCEPTED_PRIMITIVES",
     "Hook",
     "checked",
+    "drop_empty_metadata",
     "finite_float_writer",
     "holds_float",
     "holds_json",
@@ -176,6 +177,16 @@ def read_payload(value: Any, _: Any) -> bytes | Base64Payload | None:
     except ValueError as error:
         raise SerializationError(str(error)) from None
     return Base64Payload(value)
+
+
+def drop_empty_metadata(written: dict[str, Any]) -> None:
+    """Leave out ``metadata`` that was made by reading it but never filled.
+
+    The generated writers omit ``None`` (metadata never made); an empty dict means the same
+    and must not be written either, or the output would not be canonical.
+    """
+    if "metadata" in written and not written["metadata"]:
+        del written["metadata"]
 
 
 def required_nullable_fields(cls: type) -> tuple[str, ...]:

@@ -39,6 +39,7 @@ from .fields import (
     ACCEPTED_PRIMITIVES,
     Hook,
     checked,
+    drop_empty_metadata,
     finite_float_writer,
     holds_float,
     holds_json,
@@ -80,7 +81,8 @@ class ConverterHooks:
         # The item reader for each label seen, valid while the registry's version is.
         self.readers_by_label: dict[str, Hook] = {}
         self.labels_version = -1
-        self.plain_message_reader: Hook | None = None
+        # The cattrs-generated reader of ChatMessageContent, once made (see read_message).
+        self.general_plain_reader: Hook | None = None
         # Plain messages whose labels were all seen before, read without the general path.
         self.read_plain_message = message_reader(self.readers_by_label, inline_text=False)
         self.write_plain_message = message_writer(self.item_writers)
@@ -204,8 +206,7 @@ class ConverterHooks:
 
             def write_tagged(item: KernelContent) -> dict[str, Any]:
                 written = {"type": label, **generated(item)}
-                if "metadata" in written and not written["metadata"]:
-                    del written["metadata"]  # made by reading it, never filled
+                drop_empty_metadata(written)
                 return written
 
             return write_tagged
@@ -213,8 +214,7 @@ class ConverterHooks:
         def write(item: KernelContent) -> dict[str, Any]:
             written = {"type": label}
             written.update(generated(item))
-            if "metadata" in written and not written["metadata"]:
-                del written["metadata"]
+            drop_empty_metadata(written)
             for key in required_nullable:
                 if written.get(key, True) is None:
                     del written[key]
@@ -301,8 +301,8 @@ class ConverterHooks:
         """Read one message, as the class its ``message_type`` names."""
         if type(data) is not dict:
             raise SerializationError.mismatch("", "a message object", describe_type(data))
-        if "message_type" not in data and self.plain_message_reader is not None:
-            return self.plain_message_reader(data)  # type: ignore[no-any-return]
+        if "message_type" not in data and self.general_plain_reader is not None:
+            return self.general_plain_reader(data)  # type: ignore[no-any-return]
         label = data.get("message_type")
         cls: type[ChatMessageContent] = ChatMessageContent
         if label is not None:
@@ -321,7 +321,7 @@ class ConverterHooks:
         if reader is None:
             reader = self.message_readers[cls] = self._make_message_reader(cls)
             if cls is ChatMessageContent:
-                self.plain_message_reader = reader
+                self.general_plain_reader = reader
         return reader(data)  # type: ignore[no-any-return]
 
     def _make_message_writer(self, cls: type[ChatMessageContent]) -> Hook:
@@ -343,8 +343,7 @@ class ConverterHooks:
                 written: dict[str, Any] = generated(message)
                 if not written["items"]:
                     del written["items"]
-                if "metadata" in written and not written["metadata"]:
-                    del written["metadata"]
+                drop_empty_metadata(written)
                 return written
 
             return write_plain
@@ -355,8 +354,7 @@ class ConverterHooks:
             written.update(generated(message))
             if not written["items"]:
                 del written["items"]
-            if "metadata" in written and not written["metadata"]:
-                del written["metadata"]
+            drop_empty_metadata(written)
             return written
 
         return write
