@@ -80,7 +80,7 @@ def test_reading_and_converting_a_history_makes_no_metadata_dicts():
             {"type": "text", "text": "What is this?"},
             {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
         ]},
-        {"role": "assistant", "tool_calls": [
+        {"role": "assistant", "content": None, "tool_calls": [
             {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}},
         ]},
         {"role": "tool", "tool_call_id": "c1", "content": "done"},

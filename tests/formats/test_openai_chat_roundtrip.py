@@ -38,6 +38,7 @@ from semantic_chat import (
 )
 from semantic_chat.errors import FormatError
 from semantic_chat.formats import openai_chat
+from semantic_chat.serialization import from_json, to_json
 
 FIXTURES = "openai_chat.json"
 MESSAGES = cases(FIXTURES, "messages")
@@ -202,6 +203,57 @@ def test_custom_tool_call():
     assert history[2].items == [
         FunctionResultContent("call_6Jr0Xz1kWq", "hello world", name="code_exec")
     ]
+
+
+# --- assistant content null (the API's shape) and missing ------------------------------------
+
+_CALL = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+
+
+@pytest.mark.parametrize("path", ["plain", "general"])
+def test_assistant_tool_calls_with_content_null_need_no_hint(path):
+    message = {"role": "assistant", "content": None, "tool_calls": [_CALL]}
+    if path == "general":
+        message["refusal"] = None  # a key the quick reader declines: read the long way
+    history = openai_chat.from_payload([message])
+    assert history[0].items == [FunctionCallContent("call_1", "f", "{}")]
+    expected_hints = {"fields": {"refusal": None}} if path == "general" else None
+    assert history[0].metadata.get("openai_chat") == expected_hints
+    assert openai_chat.to_payload(history) == [message]
+
+
+@pytest.mark.parametrize("extra", [{}, {"refusal": None}, {"refusal": "No."}])
+def test_assistant_without_content_key_is_written_back_without_it(extra):
+    message = {"role": "assistant", "tool_calls": [_CALL], **extra}
+    history = openai_chat.from_payload([message])
+    assert history[0].metadata["openai_chat"]["no_content"] is True
+    assert openai_chat.to_payload(history) == [message]
+    assert openai_chat.to_payload(from_json(to_json(history), ChatHistory)) == [message]
+
+
+def test_built_assistant_without_text_is_written_with_content_null():
+    history = ChatHistory()
+    history.add_message(ChatMessageContent("assistant", items=[FunctionCallContent("c", "f")]))
+    history.add_message(ChatMessageContent("assistant", items=[RefusalContent("No.")]))
+    history.add_message(ChatMessageContent("assistant"))
+    written = openai_chat.to_payload(history)
+    assert written == [
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        ]},
+        {"role": "assistant", "content": None, "refusal": "No."},
+        {"role": "assistant", "content": None},
+    ]
+    validate_chat_payload(written[:2])
+
+
+def test_older_hint_recording_content_null_still_writes_it():
+    # Histories stored before content null became the default recorded it as a field.
+    message = ChatMessageContent("assistant", items=[FunctionCallContent("c", "f")],
+                                 metadata={"openai_chat": {"fields": {"content": None}}})
+    (written,) = openai_chat.to_payload([message])
+    assert written["content"] is None
+    assert list(written) == ["role", "content", "tool_calls"]
 
 
 # --- hand-built histories, written -------------------------------------------------------

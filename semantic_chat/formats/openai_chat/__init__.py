@@ -6,7 +6,8 @@ with ``detail``, ``input_audio`` wav/mp3, ``file`` by data or id), ``name``, ass
 with ``tool_call_id``, and the legacy ``function`` role and ``function_call``. What the format
 does not model is kept under ``metadata["openai_chat"]`` so that ``to_payload(from_payload(p))
 == p``. Request messages carry no ids, usage or finish reasons, so those message fields are not
-written.
+written. An assistant message with no text is written with ``"content": null``, as the API
+sends it; one read without a ``content`` key keeps a hint and is written back without it.
 """
 
 from .reading import from_payload as from_payload

@@ -113,8 +113,8 @@ def _read_plain_message(
     elif role == "user" and type(content) is list:
         if not _read_plain_parts(content, items):
             return None
-    elif content is not None or role != "assistant" or "content" in message:
-        return None
+    elif content is not None or role != "assistant" or "content" not in message:
+        return None  # an assistant's missing content is a hint: the general reader keeps it
     if "tool_calls" in message:
         calls = message["tool_calls"]
         if type(calls) is not list or not calls:
@@ -281,7 +281,9 @@ def _read_assistant(  # noqa: PLR0917 - one private reader filling the caller's 
         texts = sum(isinstance(item, TextContent) for item in items)
         if texts < 2 or any(isinstance(item, RefusalContent) for item in items):
             hints["parts"] = True
-    elif "content" in message:
+    elif "content" not in message:
+        hints["no_content"] = True  # written as null unless the hint says it was missing
+    elif content is not None:
         fields["content"] = content
     refusal = message.get("refusal")
     if isinstance(refusal, str):

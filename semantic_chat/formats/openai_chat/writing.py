@@ -120,6 +120,8 @@ def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None:
         written["content"] = texts[0]
     elif texts or role != "assistant":
         written["content"] = [{"type": "text", "text": text} for text in texts]
+    else:
+        written["content"] = None  # as the API sends an answer that is only tool calls
     if calls:
         written["tool_calls"] = calls
     return written
@@ -226,6 +228,8 @@ def _write_assistant(
             written["content"] = content[0]["text"]
         else:
             written["content"] = content
+    elif not hints.get("no_content"):
+        written["content"] = None
     if refusals:
         written["refusal"] = "\n".join(refusals)
     if calls:
