@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..collection import ChatMessageContentItemCollection
 from ..contents import (
     AudioContent,
     BinaryContent,
@@ -28,6 +27,7 @@ from ..jsoncodec import json_value
 from ..labels import AuthorRole, FinishReason
 from ..media import check_base64, encode_base64, normalize_mime_type
 from ..message import ChatMessageContent
+from ..trusted import new_binary, new_call, new_items, new_message, new_result, new_text
 
 __all__ = ["DIRECT_READERS", "DIRECT_WRITERS", "message_reader", "message_writer"]
 
@@ -38,20 +38,8 @@ _CALL_KEYS = frozenset(("type", "id", "name", "arguments", "index"))
 _RESULT_KEYS = frozenset(("type", "call_id", "result", "name", "is_error"))
 _ROLES: dict[str, AuthorRole] = AuthorRole._interned  # type: ignore[assignment]
 _FINISH_REASONS: dict[str, FinishReason] = FinishReason._interned  # type: ignore[assignment]
-_new = object.__new__
-_new_list = list.__new__
 _extend = list.extend
 _append = list.append
-_set = object.__setattr__
-
-
-def new_text(text: str) -> TextContent:
-    """A `TextContent` without metadata, its fields stored directly (the text is checked)."""
-    item: TextContent = _new(TextContent)
-    item.text = text
-    item._metadata = None
-    item.inner_content = None
-    return item
 
 
 def message_reader(
@@ -95,7 +83,7 @@ def message_reader(
                     if type(given) is not dict:
                         return None
                     metadata = dict(given) if given else None
-            collection = _new_list(ChatMessageContentItemCollection)
+            collection = new_items()
             if type(raw_items) is list:
                 if len(raw_items) == 1:  # most messages hold one item: no comprehension
                     element = raw_items[0]
@@ -112,17 +100,9 @@ def message_reader(
                 return None
         except Exception:  # the general path reads it again and locates the error
             return None
-        message: ChatMessageContent = _new(ChatMessageContent)
-        message._role = role
-        message._items = collection
-        message.name = name
-        message.id = message_id
-        message._finish_reason = finish_reason
-        message.usage = None
-        message.model_id = model_id
-        message._metadata = metadata
-        message.inner_content = None
-        return message
+        return new_message(
+            role, collection, name, message_id, finish_reason, model_id, metadata
+        )
 
     return read
 
@@ -153,14 +133,7 @@ def call_reader(general: Callable[[Any], Any]) -> Callable[[dict[str, Any]], Any
             or (index is not None and type(index) is not int)
         ):
             return general(data)
-        item: FunctionCallContent = _new(FunctionCallContent)
-        item.id = call_id
-        item.name = name
-        item.arguments = arguments
-        item.index = index
-        item._metadata = None
-        item.inner_content = None
-        return item
+        return new_call(call_id, name, arguments, index)
 
     return read
 
@@ -177,14 +150,7 @@ def result_reader(general: Callable[[Any], Any]) -> Callable[[dict[str, Any]], A
             or (is_error is not None and type(is_error) is not bool)
         ):
             return general(data)
-        item: FunctionResultContent = _new(FunctionResultContent)
-        item.call_id = call_id
-        item.result = data.get("result")
-        item.name = name
-        item.is_error = bool(is_error)
-        item._metadata = None
-        item.inner_content = None
-        return item
+        return new_result(call_id, data.get("result"), name, bool(is_error))
 
     return read
 
@@ -219,16 +185,7 @@ def binary_reader(
                 return general(data)
             # The built-in binary classes convert ``_data`` in __init__ only, so the base64
             # text is stored as it is (the undecoded form of the payload).
-            item = _new(cls)
-            item._data = payload
-            item.mime_type = mime_type
-            item.uri = uri
-            item.file_id = None
-            if extra is not None:
-                _set(item, extra, value)
-            item._metadata = None
-            item.inner_content = None
-            return item
+            return new_binary(cls, payload, mime_type, uri, extra, value)
 
         return read
 

@@ -1,0 +1,125 @@
+"""Built-in model objects made from values a reader has already checked.
+
+Readers of JSON and of provider payloads make most of the objects a history holds. Going
+through the constructors would check and convert every value a second time; these functions
+store the fields directly instead. They are for the exact built-in classes only (a subclass
+may have fields of its own), and a test checks that each gives what its constructor gives.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from .collection import ChatMessageContentItemCollection
+from .contents import (
+    BinaryContent,
+    FunctionCallContent,
+    FunctionResultContent,
+    TextContent,
+)
+from .labels import AuthorRole, FinishReason
+from .message import ChatMessageContent
+
+__all__ = [
+    "new_binary",
+    "new_call",
+    "new_items",
+    "new_message",
+    "new_result",
+    "new_text",
+]
+
+_B = TypeVar("_B", bound=BinaryContent)
+_new = object.__new__
+_new_list = list.__new__
+_set = object.__setattr__
+
+
+def new_text(text: str) -> TextContent:
+    """A `TextContent` holding ``text`` (a ``str``), without metadata."""
+    item: TextContent = _new(TextContent)
+    item.text = text
+    item._metadata = None
+    item.inner_content = None
+    return item
+
+
+def new_call(
+    call_id: str | None, name: str, arguments: str | dict[str, Any] | None, index: int | None
+) -> FunctionCallContent:
+    """A `FunctionCallContent` without metadata; ``arguments`` as the reader found them."""
+    item: FunctionCallContent = _new(FunctionCallContent)
+    item.id = call_id
+    item.name = name
+    item.arguments = arguments
+    item.index = index
+    item._metadata = None
+    item.inner_content = None
+    return item
+
+
+def new_result(
+    call_id: str | None, result: Any, name: str | None, is_error: bool
+) -> FunctionResultContent:
+    """A `FunctionResultContent` without metadata; ``result`` is stored as it is."""
+    item: FunctionResultContent = _new(FunctionResultContent)
+    item.call_id = call_id
+    item.result = result
+    item.name = name
+    item.is_error = is_error
+    item._metadata = None
+    item.inner_content = None
+    return item
+
+
+def new_binary(  # noqa: PLR0917 - positional: called per item read
+    cls: type[_B],
+    payload: str | None,
+    mime_type: str | None,
+    uri: str | None,
+    extra: str | None = None,
+    value: str | None = None,
+) -> _B:
+    """A built-in binary item of ``cls`` without metadata or file id.
+
+    ``payload`` is checked base64 text (kept undecoded until ``data`` is read), ``mime_type``
+    is normalized; ``extra`` names the class's own field (``detail``, ``filename``), if any.
+    """
+    item = _new(cls)
+    item._data = payload
+    item.mime_type = mime_type
+    item.uri = uri
+    item.file_id = None
+    if extra is not None:
+        _set(item, extra, value)
+    item._metadata = None
+    item.inner_content = None
+    return item
+
+
+def new_items() -> ChatMessageContentItemCollection:
+    """An empty collection, for a reader to fill with ``list.append`` / ``list.extend``."""
+    return _new_list(ChatMessageContentItemCollection)
+
+
+def new_message(  # noqa: PLR0917 - positional: called per message read
+    role: AuthorRole,
+    items: ChatMessageContentItemCollection,
+    name: str | None = None,
+    message_id: str | None = None,
+    finish_reason: FinishReason | None = None,
+    model_id: str | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> ChatMessageContent:
+    """A `ChatMessageContent` without usage, holding ``items`` (not copied)."""
+    message: ChatMessageContent = _new(ChatMessageContent)
+    message._role = role
+    message._items = items
+    message.name = name
+    message.id = message_id
+    message._finish_reason = finish_reason
+    message.usage = None
+    message.model_id = model_id
+    message._metadata = metadata
+    message.inner_content = None
+    return message
