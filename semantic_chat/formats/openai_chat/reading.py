@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ...collection import _ReadItems
+from ...collection import ChatMessageContentItemCollection
 from ...contents import (
     AudioContent,
     FileContent,
@@ -19,8 +19,9 @@ from ...contents import (
 from ...errors import FormatError, describe_type
 from ...history import ChatHistory
 from ...labels import AuthorRole, FinishReason
-from ...media import guess_mime_type
+from ...media import check_base64, guess_mime_type, normalize_mime_type
 from ...message import ChatMessageContent
+from ...trusted import new_binary, new_call, new_message, new_result, new_text
 from ...usage import Usage
 from ..wire import (
     as_plain,
@@ -43,6 +44,10 @@ __all__ = [
     "read_usage",
 ]
 
+_append = list.append
+_new_items = list.__new__  # an empty collection, filled with list.append: see trusted.new_items
+_TOOL = AuthorRole.TOOL
+
 
 def from_payload(messages: Iterable[Any]) -> ChatHistory:
     """Read a Chat Completions ``messages`` list (dicts or SDK objects) into a history.
@@ -56,14 +61,16 @@ def from_payload(messages: Iterable[Any]) -> ChatHistory:
         raise FormatError.mismatch("messages", "a list of messages", describe_type(messages))
     history = ChatHistory()
     read = history.messages
+    append = read.append
+    read_plain = _read_plain_message
     call_names: dict[str, str] = {}
-    for index, raw in enumerate(messages):
+    for raw in messages:
         if type(raw) is dict:
-            plain = _read_plain_message(raw, call_names)
+            plain = read_plain(raw, call_names)
             if plain is not None:
-                read.append(plain)
+                append(plain)
                 continue
-        path = f"messages[{index}]"
+        path = f"messages[{len(read)}]"  # one message read per message given
         message = as_plain(raw, path)
         if type(message) is not dict:
             raise FormatError.mismatch(path, "a message object", describe_type(message))
@@ -71,15 +78,9 @@ def from_payload(messages: Iterable[Any]) -> ChatHistory:
     return history
 
 
-_PLAIN_KEYS = {
-    "system": frozenset(("role", "content", "name")),
-    "developer": frozenset(("role", "content", "name")),
-    "user": frozenset(("role", "content", "name")),
-    "assistant": frozenset(("role", "content", "name", "tool_calls")),
-    "tool": frozenset(("role", "content", "tool_call_id")),
+_PLAIN_ROLES: dict[str, AuthorRole] = {
+    role: AuthorRole(role) for role in ("system", "developer", "user", "assistant")
 }
-_PLAIN_CALL_KEYS = frozenset(("id", "type", "function"))
-_PLAIN_FUNCTION_KEYS = frozenset(("name", "arguments"))
 
 
 def _read_plain_message(
@@ -89,94 +90,121 @@ def _read_plain_message(
 
     Mirrors `_write_plain_message`: text messages, an assistant's text and standard tool
     calls, a tool message with string content, and a user's text, image and audio parts,
-    each with no key the general reader would keep as a hint.
+    each with no key the general reader would keep as a hint. Every value is checked here,
+    so the objects are made with the `semantic_chat.trusted` constructors.
     """
     role = message.get("role")
     if type(role) is not str:
         return None
-    allowed = _PLAIN_KEYS.get(role)
-    if allowed is None or not allowed.issuperset(message):
-        return None
     content = message.get("content")
-    name = message.get("name")
-    if name is not None and type(name) is not str:
-        return None
-    items: list[KernelContent] = _ReadItems()
+    items = _new_items(ChatMessageContentItemCollection)
     if role == "tool":
         call_id = message.get("tool_call_id")
-        if type(call_id) is not str or type(content) is not str:
+        if len(message) != 3 or type(call_id) is not str or type(content) is not str:
             return None
-        items.append(FunctionResultContent(call_id, content, name=call_names.get(call_id)))
-        return ChatMessageContent(AuthorRole.TOOL, items=items)
+        _append(items, new_result(call_id, content, call_names.get(call_id), False))
+        return new_message(_TOOL, items)
+    plain_role = _PLAIN_ROLES.get(role)
+    if plain_role is None:
+        return None
+    if len(message) == 2 and type(content) is str:  # the commonest shape: a role and text
+        _append(items, new_text(content))
+        return new_message(plain_role, items)
+    name = message.get("name")
+    calls = message.get("tool_calls")
+    if len(message) != 2 + (name is not None) + (calls is not None) or (
+        name is not None and type(name) is not str
+    ):
+        return None  # a key the general reader keeps as a hint, or a wrong type
     if type(content) is str:
-        items.append(TextContent(content))
+        _append(items, new_text(content))
     elif role == "user" and type(content) is list:
         if not _read_plain_parts(content, items):
             return None
     elif content is not None or role != "assistant" or "content" not in message:
         return None  # an assistant's missing content is a hint: the general reader keeps it
-    if "tool_calls" in message:
-        calls = message["tool_calls"]
-        if type(calls) is not list or not calls:
+    if calls is not None:
+        if role != "assistant" or type(calls) is not list or not calls:
             return None
         for call in calls:
-            if type(call) is not dict or not _PLAIN_CALL_KEYS.issuperset(call):
+            if type(call) is not dict or len(call) != 3 or call.get("type") != "function":
                 return None
-            function = call.get("function")
-            if (
-                call.get("type") != "function"
-                or type(function) is not dict
-                or function.keys() != _PLAIN_FUNCTION_KEYS
-                or type(call.get("id")) is not str
-                or type(function["name"]) is not str
-                or type(function["arguments"]) is not str
-            ):
+            call_id, function = call.get("id"), call.get("function")
+            if type(call_id) is not str or type(function) is not dict or len(function) != 2:
                 return None
-            call_names[call["id"]] = function["name"]
-            items.append(FunctionCallContent(call["id"], function["name"], function["arguments"]))
-    return ChatMessageContent(role, items=items, name=name)
+            function_name, arguments = function.get("name"), function.get("arguments")
+            if type(function_name) is not str or type(arguments) is not str:
+                return None
+            call_names[call_id] = function_name
+            _append(items, new_call(call_id, function_name, arguments, None))
+    return new_message(plain_role, items, name)
 
 
 def _read_plain_parts(parts: list[Any], items: list[KernelContent]) -> bool:
     """Read text, image and audio parts with no extra keys; ``False`` if any is otherwise."""
     for part in parts:
-        if type(part) is not dict:
+        if type(part) is not dict or len(part) != 2:
             return False
         kind = part.get("type")
-        if kind == "text" and len(part) == 2 and type(part.get("text")) is str:
-            items.append(TextContent(part["text"]))
-        elif kind == "image_url" and len(part) == 2:
-            body = part.get("image_url")
-            if type(body) is not dict or type(body.get("url")) is not str:
+        if kind == "text":
+            text = part.get("text")
+            if type(text) is not str:
                 return False
-            detail = body.get("detail")
-            if len(body) != (1 if detail is None else 2) or (
-                detail is not None and type(detail) is not str
-            ):
+            _append(items, new_text(text))
+        elif kind == "image_url":
+            image = _read_plain_image(part.get("image_url"))
+            if image is None:
                 return False
-            url = body["url"]
-            if url[:5] == "data:":
-                try:
-                    items.append(binary_from_data_url(ImageContent, url, "", detail=detail))
-                except FormatError:
-                    return False
-            else:
-                items.append(ImageContent(uri=url, detail=detail))
-        elif kind == "input_audio" and len(part) == 2:
+            _append(items, image)
+        elif kind == "input_audio":
             body = part.get("input_audio")
-            if type(body) is not dict or body.keys() != {"data", "format"}:
+            if type(body) is not dict or len(body) != 2:
                 return False
-            mime_type = AUDIO_MIME.get(body["format"])
-            if mime_type is None or type(body["data"]) is not str:
+            payload, audio_format = body.get("data"), body.get("format")
+            mime_type = AUDIO_MIME.get(audio_format) if type(audio_format) is str else None
+            if type(payload) is not str or mime_type is None or not _is_base64(payload):
                 return False
-            try:
-                items.append(AudioContent.from_base64(body["data"], mime_type=mime_type))
-            except ValueError:
-                return False
+            _append(items, new_binary(AudioContent, payload, mime_type, None))
         else:
             return False
     # One text part alone needs the "parts" hint: the general reader keeps it.
     return not (len(items) == 1 and type(items[0]) is TextContent)
+
+
+def _read_plain_image(body: Any) -> ImageContent | None:
+    """An ``image_url`` body of a URL and an optional detail, or ``None`` for anything else."""
+    if type(body) is not dict:
+        return None
+    url, detail = body.get("url"), body.get("detail")
+    if (
+        type(url) is not str
+        or len(body) != (1 if detail is None else 2)
+        or (detail is not None and type(detail) is not str)
+    ):
+        return None
+    if url[:5].lower() != "data:":
+        return new_binary(ImageContent, None, None, url, "detail", detail)
+    header, _, payload = url.partition(",")
+    if (
+        header[:5] != "data:"
+        or header[-7:] != ";base64"
+        or len(header) <= 12  # no media type: the general reader's default applies
+        or not _is_base64(payload)
+    ):
+        return None
+    try:
+        mime_type = normalize_mime_type(header[5:-7])
+    except ValueError:
+        return None
+    return new_binary(ImageContent, payload, mime_type, None, "detail", detail)
+
+
+def _is_base64(text: str) -> bool:
+    try:
+        check_base64(text)
+    except ValueError:
+        return False
+    return True
 
 
 def from_response(completion: Any, *, choice: int = 0) -> ChatMessageContent:
