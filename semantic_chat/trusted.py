@@ -27,12 +27,14 @@ __all__ = [
     "new_message",
     "new_result",
     "new_text",
+    "new_text_message",
 ]
 
 _B = TypeVar("_B", bound=BinaryContent)
 _new = object.__new__
 _new_list = list.__new__
 _set = object.__setattr__
+_append = list.append
 
 
 def new_text(text: str) -> TextContent:
@@ -121,5 +123,26 @@ def new_message(  # noqa: PLR0917 - positional: called per message read
     message.usage = None
     message.model_id = model_id
     message._metadata = metadata
+    message.inner_content = None
+    return message
+
+
+def new_text_message(role: AuthorRole, text: str) -> ChatMessageContent:
+    """A message of one `TextContent` and nothing else, the commonest message, in one call."""
+    item: TextContent = _new(TextContent)
+    item.text = text
+    item._metadata = None
+    item.inner_content = None
+    items = _new_list(ChatMessageContentItemCollection)
+    _append(items, item)  # list.append: the collection's own append would check the item
+    message: ChatMessageContent = _new(ChatMessageContent)
+    message._role = role
+    message._items = items
+    message.name = None
+    message.id = None
+    message._finish_reason = None
+    message.usage = None
+    message.model_id = None
+    message._metadata = None
     message.inner_content = None
     return message

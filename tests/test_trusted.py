@@ -25,6 +25,7 @@ from semantic_chat.trusted import (
     new_message,
     new_result,
     new_text,
+    new_text_message,
 )
 
 PNG_BASE64 = "iVBORw0KGgo="
@@ -96,3 +97,11 @@ def test_new_message_defaults_match_the_constructor():
     assert made.metadata == {}
     made.items.append("checked after all")  # the collection still checks what users add
     assert made.items == [TextContent("checked after all")]
+
+
+def test_new_text_message_equals_the_constructed_message():
+    made = new_text_message(AuthorRole.SYSTEM, "Be brief.")
+    assert _every_field_is_set(made)
+    assert made == ChatMessageContent("system", "Be brief.")
+    assert type(made.items) is ChatMessageContentItemCollection
+    assert _every_field_is_set(made.items[0])

@@ -27,7 +27,15 @@ from ..jsoncodec import json_value
 from ..labels import AuthorRole, FinishReason
 from ..media import check_base64, encode_base64, normalize_mime_type
 from ..message import ChatMessageContent
-from ..trusted import new_binary, new_call, new_items, new_message, new_result, new_text
+from ..trusted import (
+    new_binary,
+    new_call,
+    new_items,
+    new_message,
+    new_result,
+    new_text,
+    new_text_message,
+)
 
 __all__ = ["DIRECT_READERS", "DIRECT_WRITERS", "message_reader", "message_writer"]
 
@@ -62,6 +70,12 @@ def message_reader(
         try:
             role = _ROLES[data["role"]]
             raw_items = data.get("items")
+            if inline_text and len(data) == 2 and type(raw_items) is list and len(raw_items) == 1:
+                element = raw_items[0]  # the commonest message: one text item, nothing else
+                if element.get("type") == "text" and len(element) == 2:
+                    text = element["text"]
+                    if type(text) is str:
+                        return new_text_message(role, text)
             name = message_id = model_id = None
             finish_reason: FinishReason | None = None
             metadata: dict[str, Any] | None = None

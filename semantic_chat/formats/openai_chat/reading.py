@@ -21,7 +21,14 @@ from ...history import ChatHistory
 from ...labels import AuthorRole, FinishReason
 from ...media import check_base64, guess_mime_type, normalize_mime_type
 from ...message import ChatMessageContent
-from ...trusted import new_binary, new_call, new_message, new_result, new_text
+from ...trusted import (
+    new_binary,
+    new_call,
+    new_message,
+    new_result,
+    new_text,
+    new_text_message,
+)
 from ...usage import Usage
 from ..wire import (
     as_plain,
@@ -97,6 +104,8 @@ def _read_plain_message(
     if type(role) is not str:
         return None
     content = message.get("content")
+    if len(message) == 2 and type(content) is str and role in _PLAIN_ROLES:
+        return new_text_message(_PLAIN_ROLES[role], content)  # the commonest shape
     items = _new_items(ChatMessageContentItemCollection)
     if role == "tool":
         call_id = message.get("tool_call_id")
@@ -107,9 +116,6 @@ def _read_plain_message(
     plain_role = _PLAIN_ROLES.get(role)
     if plain_role is None:
         return None
-    if len(message) == 2 and type(content) is str:  # the commonest shape: a role and text
-        _append(items, new_text(content))
-        return new_message(plain_role, items)
     name = message.get("name")
     calls = message.get("tool_calls")
     if len(message) != 2 + (name is not None) + (calls is not None) or (
