@@ -70,48 +70,44 @@ def message_reader(
         try:
             role = _ROLES[data["role"]]
             raw_items = data.get("items")
-            if inline_text and len(data) == 2 and type(raw_items) is list and len(raw_items) == 1:
-                element = raw_items[0]  # the commonest message: one text item, nothing else
-                if element.get("type") == "text" and len(element) == 2:
-                    text = element["text"]
-                    if type(text) is str:
-                        return new_text_message(role, text)
-            name = message_id = model_id = None
-            finish_reason: FinishReason | None = None
-            metadata: dict[str, Any] | None = None
-            if len(data) != (1 if raw_items is None else 2):  # not just a role and items
-                if not _MESSAGE_KEYS.issuperset(data):
-                    return None
-                name, message_id, model_id = data.get("name"), data.get("id"), data.get("model_id")
-                if (
-                    (name is not None and type(name) is not str)
-                    or (message_id is not None and type(message_id) is not str)
-                    or (model_id is not None and type(model_id) is not str)
-                ):
-                    return None
-                finish = data.get("finish_reason")
-                if finish is not None:
-                    finish_reason = _FINISH_REASONS[finish]
-                given = data.get("metadata")
-                if given is not None:
-                    if type(given) is not dict:
-                        return None
-                    metadata = dict(given) if given else None
             collection = new_items()
             if type(raw_items) is list:
                 if len(raw_items) == 1:  # most messages hold one item: no comprehension
                     element = raw_items[0]
-                    if inline_text and element.get("type") == "text" and len(element) == 2:
+                    kind = element["type"]
+                    if inline_text and kind == "text" and len(element) == 2:
                         text = element["text"]
                         if type(text) is not str:
                             return None
+                        if len(data) == 2:  # the commonest message: a role and one text
+                            return new_text_message(role, text)
                         _append(collection, new_text(text))
                     else:
-                        _append(collection, readers[element["type"]](element))
+                        _append(collection, readers[kind](element))
                 else:
                     _extend(collection, [readers[item["type"]](item) for item in raw_items])
+                if len(data) == 2:
+                    return new_message(role, collection)
             elif raw_items is not None:
                 return None
+            elif len(data) == 1:
+                return new_message(role, collection)
+            if not _MESSAGE_KEYS.issuperset(data):
+                return None
+            name, message_id, model_id = data.get("name"), data.get("id"), data.get("model_id")
+            if (
+                (name is not None and type(name) is not str)
+                or (message_id is not None and type(message_id) is not str)
+                or (model_id is not None and type(model_id) is not str)
+            ):
+                return None
+            finish = data.get("finish_reason")
+            finish_reason = None if finish is None else _FINISH_REASONS[finish]
+            metadata = data.get("metadata")
+            if metadata is not None:
+                if type(metadata) is not dict:
+                    return None
+                metadata = dict(metadata) if metadata else None
         except Exception:  # the general path reads it again and locates the error
             return None
         return new_message(
