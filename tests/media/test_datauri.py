@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from semantic_chat.media import datauri
 from semantic_chat.media.datauri import (
     DataURI,
+    check_base64,
     decode_base64,
     encode_base64,
     format_data_uri,
@@ -204,6 +205,24 @@ def test_decode_base64_errors(text: str, message: str) -> None:
     with pytest.raises(ValueError) as info:
         decode_base64(text)
     assert str(info.value) == message
+
+
+# Text near the edges of base64: the alphabet, padding in any place, a non-ASCII character.
+_NEAR_BASE64 = st.text("AQgw+/=é-\n", max_size=14) | st.binary(max_size=12).map(
+    lambda data: base64.b64encode(data).decode("ascii")
+)
+
+
+@given(_NEAR_BASE64)
+def test_check_base64_accepts_exactly_what_decoding_accepts(text: str) -> None:
+    try:
+        decode_base64(text)
+    except ValueError as error:
+        with pytest.raises(ValueError) as info:
+            check_base64(text)
+        assert str(info.value) == str(error)  # the same located message
+    else:
+        check_base64(text)
 
 
 def test_data_uri_is_frozen() -> None:
