@@ -132,17 +132,26 @@ def _read_plain_message(
     if calls is not None:
         if role != "assistant" or type(calls) is not list or not calls:
             return None
-        for call in calls:
-            if type(call) is not dict or len(call) != 3 or call.get("type") != "function":
-                return None
-            call_id, function = call.get("id"), call.get("function")
-            if type(call_id) is not str or type(function) is not dict or len(function) != 2:
-                return None
-            function_name, arguments = function.get("name"), function.get("arguments")
-            if type(function_name) is not str or type(arguments) is not str:
-                return None
-            call_names[call_id] = function_name
-            _append(items, new_call(call_id, function_name, arguments, None))
+        try:  # a missing key or a call that is not an object: the general reader says so
+            for call in calls:
+                function = call["function"]
+                call_id, function_name = call["id"], function["name"]
+                arguments = function["arguments"]
+                if (
+                    type(call) is not dict
+                    or len(call) != 3
+                    or call["type"] != "function"
+                    or type(function) is not dict
+                    or len(function) != 2
+                    or type(call_id) is not str
+                    or type(function_name) is not str
+                    or type(arguments) is not str
+                ):
+                    return None
+                call_names[call_id] = function_name
+                _append(items, new_call(call_id, function_name, arguments, None))
+        except (KeyError, TypeError):
+            return None
     return new_message(plain_role, items, name)
 
 
@@ -168,7 +177,11 @@ def _read_plain_parts(parts: list[Any], items: list[KernelContent]) -> bool:
                 return False
             payload, audio_format = body.get("data"), body.get("format")
             mime_type = AUDIO_MIME.get(audio_format) if type(audio_format) is str else None
-            if type(payload) is not str or mime_type is None or not _is_base64(payload):
+            if type(payload) is not str or mime_type is None:
+                return False
+            try:
+                check_base64(payload)
+            except ValueError:
                 return False
             _append(items, new_binary(AudioContent, payload, mime_type, None))
         else:
@@ -188,29 +201,19 @@ def _read_plain_image(body: Any) -> ImageContent | None:
         or (detail is not None and type(detail) is not str)
     ):
         return None
-    if url[:5].lower() != "data:":
+    if not url.startswith("data:"):
+        if url[:5].lower() == "data:":
+            return None  # an upper-case data: URI, parsed by the general reader
         return new_binary(ImageContent, None, None, url, "detail", detail)
     header, _, payload = url.partition(",")
-    if (
-        header[:5] != "data:"
-        or header[-7:] != ";base64"
-        or len(header) <= 12  # no media type: the general reader's default applies
-        or not _is_base64(payload)
-    ):
-        return None
+    if not header.endswith(";base64") or len(header) <= 12:
+        return None  # not base64, or no media type: the general reader's defaults apply
     try:
+        check_base64(payload)
         mime_type = normalize_mime_type(header[5:-7])
     except ValueError:
         return None
     return new_binary(ImageContent, payload, mime_type, None, "detail", detail)
-
-
-def _is_base64(text: str) -> bool:
-    try:
-        check_base64(text)
-    except ValueError:
-        return False
-    return True
 
 
 def from_response(completion: Any, *, choice: int = 0) -> ChatMessageContent:
