@@ -23,7 +23,6 @@ from .message import ChatMessageContent
 __all__ = [
     "new_binary",
     "new_call",
-    "new_items",
     "new_message",
     "new_result",
     "new_text",
@@ -97,11 +96,6 @@ def new_binary(  # noqa: PLR0917 - positional: called per item read
     item._metadata = None
     item.inner_content = None
     return item
-
-
-def new_items() -> ChatMessageContentItemCollection:
-    """An empty collection, for a reader to fill with ``list.append`` / ``list.extend``."""
-    return _new_list(ChatMessageContentItemCollection)
 
 
 def new_message(  # noqa: PLR0917 - positional: called per message read

@@ -21,7 +21,6 @@ from semantic_chat.collection import ChatMessageContentItemCollection
 from semantic_chat.trusted import (
     new_binary,
     new_call,
-    new_items,
     new_message,
     new_result,
     new_text,
@@ -77,8 +76,7 @@ def test_new_binary_keeps_base64_undecoded_until_data_is_read():
 
 
 def test_new_message_equals_the_constructed_message():
-    items = new_items()
-    items.append(new_text("hi"))
+    items = ChatMessageContentItemCollection([new_text("hi")])
     made = new_message(AuthorRole.ASSISTANT, items, "bot", "m1", FinishReason.STOP, "gpt",
                        {"k": 1})
     built = ChatMessageContent("assistant", "hi", name="bot", id="m1", finish_reason="stop",
@@ -91,7 +89,7 @@ def test_new_message_equals_the_constructed_message():
 
 
 def test_new_message_defaults_match_the_constructor():
-    made = new_message(AuthorRole.USER, new_items())
+    made = new_message(AuthorRole.USER, ChatMessageContentItemCollection())
     assert made == ChatMessageContent("user")
     assert (made.name, made.id, made.finish_reason, made.usage, made.model_id) == (None,) * 5
     assert made.metadata == {}

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..collection import ChatMessageContentItemCollection
 from ..contents import (
     AudioContent,
     BinaryContent,
@@ -30,7 +31,6 @@ from ..message import ChatMessageContent
 from ..trusted import (
     new_binary,
     new_call,
-    new_items,
     new_message,
     new_result,
     new_text,
@@ -48,6 +48,7 @@ _ROLES: dict[str, AuthorRole] = AuthorRole._interned  # type: ignore[assignment]
 _FINISH_REASONS: dict[str, FinishReason] = FinishReason._interned  # type: ignore[assignment]
 _extend = list.extend
 _append = list.append
+_new_items = list.__new__
 
 
 def message_reader(
@@ -70,7 +71,8 @@ def message_reader(
         try:
             role = _ROLES[data["role"]]
             raw_items = data.get("items")
-            collection = new_items()
+            # The collection is made with list.__new__ (its __init__ would check every item again),
+            # and only once it is needed.
             if type(raw_items) is list:
                 if len(raw_items) == 1:  # most messages hold one item: no comprehension
                     element = raw_items[0]
@@ -81,17 +83,22 @@ def message_reader(
                             return None
                         if len(data) == 2:  # the commonest message: a role and one text
                             return new_text_message(role, text)
-                        _append(collection, new_text(text))
+                        item = new_text(text)
                     else:
-                        _append(collection, readers[kind](element))
+                        item = readers[kind](element)
+                    collection = _new_items(ChatMessageContentItemCollection)
+                    _append(collection, item)
                 else:
+                    collection = _new_items(ChatMessageContentItemCollection)
                     _extend(collection, [readers[item["type"]](item) for item in raw_items])
                 if len(data) == 2:
                     return new_message(role, collection)
-            elif raw_items is not None:
+            elif raw_items is None:
+                collection = _new_items(ChatMessageContentItemCollection)
+                if len(data) == 1:
+                    return new_message(role, collection)
+            else:
                 return None
-            elif len(data) == 1:
-                return new_message(role, collection)
             if not _MESSAGE_KEYS.issuperset(data):
                 return None
             name, message_id, model_id = data.get("name"), data.get("id"), data.get("model_id")

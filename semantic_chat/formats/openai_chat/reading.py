@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 _append = list.append
-_new_items = list.__new__  # an empty collection, filled with list.append: see trusted.new_items
+_new_items = list.__new__  # an empty collection without the checks of its __init__
 _TOOL = AuthorRole.TOOL
 
 
