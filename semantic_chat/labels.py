@@ -17,7 +17,7 @@ from typing import ClassVar, TypeVar
 
 from .errors import InvalidTypeError, InvalidValueError, describe_type
 
-__all__ = ["AuthorRole", "ContentType", "FinishReason", "Label"]
+__all__ = ["PLAIN_TEXT", "AuthorRole", "ContentType", "FinishReason", "Label", "PlainText"]
 
 _L = TypeVar("_L", bound="Label")
 
@@ -67,7 +67,9 @@ class Label(str):
     def _define(cls: type[_L], label: str) -> _L:
         """Create a well-known value and intern it, so equal labels share one object."""
         value = cls(label)
-        cls._interned[str.__str__(value)] = value
+        plain = str.__str__(value)
+        cls._interned[plain] = value
+        PLAIN_TEXT[value] = plain
         return value
 
     @property
@@ -86,11 +88,10 @@ class Label(str):
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 
-    def __hash__(self) -> int:
-        return str.__hash__(self)
-
-    def __str__(self) -> str:
-        return str.__str__(self)
+    # The str slots themselves, not Python methods calling them: a label is hashed on every
+    # dict lookup keyed by labels, which then costs no Python call.
+    __hash__ = str.__hash__
+    __str__ = str.__str__
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str.__str__(self)!r})"
@@ -100,6 +101,24 @@ class Label(str):
 
 
 Label._interned = {}
+
+
+class PlainText(dict[Label, str]):
+    """The plain ``str`` of each label, for writers of JSON-ready values.
+
+    ``str.__str__(label)`` copies the label's text on every call. ``PLAIN_TEXT[label]`` gives
+    the one plain copy kept for a well-known label, found by identity, and a fresh copy of any
+    other label (which is not kept, so the table never grows).
+    """
+
+    __slots__ = ()
+
+    def __missing__(self, label: Label) -> str:
+        return str.__str__(label)
+
+
+PLAIN_TEXT = PlainText()
+"""The plain text of every well-known label (see `PlainText`)."""
 
 
 class AuthorRole(Label):

@@ -10,6 +10,7 @@ from strategies import labels
 
 import semantic_chat
 from semantic_chat import AuthorRole, ContentType, FinishReason, Label
+from semantic_chat.labels import PLAIN_TEXT
 
 LABEL_KINDS = [AuthorRole, ContentType, FinishReason]
 
@@ -403,3 +404,20 @@ def test_final_sigma_is_context_sensitive():
 
 def test_ascii_upper_casing_keeps_a_label():
     assert AuthorRole("function_Call-2") == AuthorRole("FUNCTION_CALL-2")
+
+
+def test_plain_text_gives_a_plain_str_for_any_label():
+    size = len(PLAIN_TEXT)
+    plain = PLAIN_TEXT[AuthorRole.USER]
+    assert (plain, type(plain)) == ("user", str)
+    assert PLAIN_TEXT[AuthorRole.USER] is plain  # one kept copy, not a new one per call
+    assert PLAIN_TEXT[FinishReason.TOOL_CALLS] == "tool_calls"
+    custom = PLAIN_TEXT[AuthorRole("Critic")]
+    assert (custom, type(custom)) == ("critic", str)
+    assert len(PLAIN_TEXT) == size  # labels nobody defined are not kept
+
+
+def test_label_hash_and_str_are_those_of_its_text():
+    assert hash(AuthorRole.USER) == hash("user")
+    assert {AuthorRole.USER: 1}["user"] == 1
+    assert (str(AuthorRole("critic")), type(str(AuthorRole("critic")))) == ("critic", str)

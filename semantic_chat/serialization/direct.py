@@ -25,7 +25,7 @@ from ..contents import (
     TextContent,
 )
 from ..jsoncodec import json_value
-from ..labels import AuthorRole, FinishReason
+from ..labels import PLAIN_TEXT, AuthorRole, FinishReason
 from ..media import check_base64, encode_base64, normalize_mime_type
 from ..message import ChatMessageContent
 from ..trusted import (
@@ -333,7 +333,7 @@ def message_writer(
     def write(message: ChatMessageContent) -> dict[str, Any] | None:
         if type(message) is not ChatMessageContent or message.usage is not None:
             return None
-        written: dict[str, Any] = {"role": str.__str__(message._role)}
+        written: dict[str, Any] = {"role": PLAIN_TEXT[message._role]}
         items = message._items
         if items:
             try:
@@ -352,7 +352,7 @@ def message_writer(
         if message.id is not None:
             written["id"] = message.id
         if message._finish_reason is not None:
-            written["finish_reason"] = str.__str__(message._finish_reason)
+            written["finish_reason"] = PLAIN_TEXT[message._finish_reason]
         if message.model_id is not None:
             written["model_id"] = message.model_id
         if message._metadata:

@@ -17,6 +17,7 @@ from ...contents import (
     TextContent,
 )
 from ...errors import FormatError
+from ...labels import PLAIN_TEXT
 from ...message import ChatMessageContent
 from ..wire import (
     OnUnsupported,
@@ -72,7 +73,7 @@ def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None:
     """
     if message._metadata:
         return None
-    role = str.__str__(message._role)  # the slots behind the properties: this is a hot path
+    role = PLAIN_TEXT[message._role]  # the slots behind the properties: this is a hot path
     items = message._items
     if role == "tool":
         if len(items) != 1:
