@@ -17,7 +17,7 @@ def read_generally(data: object) -> ChatHistory:
     """Read with a new converter whose direct readers are switched off."""
     with (
         patch.object(hooks, "DIRECT_READERS", {}),
-        patch.object(hooks, "message_reader", lambda readers, inline_text: lambda data: None),
+        patch.object(hooks, "message_reader", lambda readers, inline_text, general: general),
     ):
         return make_converter().structure(data, ChatHistory)
 
@@ -70,7 +70,7 @@ def write_generally(history: ChatHistory) -> object:
     """Write with a new converter whose direct writers are switched off."""
     with (
         patch.object(hooks, "DIRECT_WRITERS", {}),
-        patch.object(hooks, "message_writer", lambda writers: lambda message: None),
+        patch.object(hooks, "message_writer", lambda writers, general: general),
     ):
         return make_converter().unstructure(history)
 

@@ -52,22 +52,24 @@ _new_items = list.__new__
 
 
 def message_reader(
-    readers: dict[str, Callable[[dict[str, Any]], Any]], inline_text: bool
-) -> Callable[[Any], ChatMessageContent | None]:
-    """Make a reader of plain messages whose item labels are all in ``readers``.
+    readers: dict[str, Callable[[dict[str, Any]], Any]],
+    inline_text: bool,
+    general: Callable[[Any], ChatMessageContent],
+) -> Callable[[Any], ChatMessageContent]:
+    """Make a reader of messages that reads plain ones directly and the rest with ``general``.
 
     With ``inline_text`` (``"text"`` is `TextContent`'s label in the registry), a lone
     ``{"type": "text", "text": ...}`` item is read in place, the commonest case.
 
-    A plain message is a dict with a well-known role, no usage and no ``message_type``. The
-    reader returns ``None`` for anything else, and for anything it cannot read (an unseen
-    label, a field of the wrong type), so the general path reads it or locates the error.
-    ``readers`` is the label cache of the hooks, read at each call.
+    A plain message is a dict with a well-known role, no usage and no ``message_type``, whose
+    item labels are all in ``readers`` (the label cache of the hooks, read at each call).
+    Anything else, and anything it cannot read (a field of the wrong type), goes to
+    ``general``, which reads it or raises the error.
     """
 
-    def read(data: Any) -> ChatMessageContent | None:
+    def read(data: Any) -> ChatMessageContent:
         if type(data) is not dict:
-            return None
+            return general(data)
         try:
             role = _ROLES[data["role"]]
             raw_items = data.get("items")
@@ -80,7 +82,7 @@ def message_reader(
                     if inline_text and kind == "text" and len(element) == 2:
                         text = element["text"]
                         if type(text) is not str:
-                            return None
+                            return general(data)
                         if len(data) == 2:  # the commonest message: a role and one text
                             return new_text_message(role, text)
                         item = new_text(text)
@@ -98,25 +100,25 @@ def message_reader(
                 if len(data) == 1:
                     return new_message(role, collection)
             else:
-                return None
+                return general(data)
             if not _MESSAGE_KEYS.issuperset(data):
-                return None
+                return general(data)
             name, message_id, model_id = data.get("name"), data.get("id"), data.get("model_id")
             if (
                 (name is not None and type(name) is not str)
                 or (message_id is not None and type(message_id) is not str)
                 or (model_id is not None and type(model_id) is not str)
             ):
-                return None
+                return general(data)
             finish = data.get("finish_reason")
             finish_reason = None if finish is None else _FINISH_REASONS[finish]
             metadata = data.get("metadata")
             if metadata is not None:
                 if type(metadata) is not dict:
-                    return None
+                    return general(data)
                 metadata = dict(metadata) if metadata else None
-        except Exception:  # the general path reads it again and locates the error
-            return None
+        except Exception:  # the general path reads it again and raises the error
+            return general(data)
         return new_message(
             role, collection, name, message_id, finish_reason, model_id, metadata
         )
@@ -167,7 +169,7 @@ def result_reader(general: Callable[[Any], Any]) -> Callable[[dict[str, Any]], A
             or (is_error is not None and type(is_error) is not bool)
         ):
             return general(data)
-        return new_result(call_id, data.get("result"), name, bool(is_error))
+        return new_result(call_id, data.get("result"), name, is_error is True)
 
     return read
 
@@ -322,17 +324,19 @@ DIRECT_WRITERS: dict[type, Callable[[Callable[[Any], Any]], Callable[[Any], dict
 
 def message_writer(
     writers: dict[type, Callable[[Any], dict[str, Any]]],
-) -> Callable[[ChatMessageContent], dict[str, Any] | None]:
-    """Make a writer of plain messages whose item classes all have a writer in ``writers``.
+    general: Callable[[ChatMessageContent], dict[str, Any]],
+) -> Callable[[ChatMessageContent], dict[str, Any]]:
+    """Make a writer of messages that writes plain ones directly and the rest with ``general``.
 
-    A plain message is a `ChatMessageContent` (not a subclass) without usage. The writer
-    returns ``None`` for anything else, and when an item cannot be written, so the general
-    path writes it or locates the error. ``writers`` is the hooks' cache, read at each call.
+    A plain message is a `ChatMessageContent` (not a subclass) without usage, whose item
+    classes all have a writer in ``writers`` (the hooks' cache, read at each call). Anything
+    else, and an item that cannot be written, goes to ``general``, which writes it or raises
+    the error.
     """
 
-    def write(message: ChatMessageContent) -> dict[str, Any] | None:
+    def write(message: ChatMessageContent) -> dict[str, Any]:
         if type(message) is not ChatMessageContent or message.usage is not None:
-            return None
+            return general(message)
         written: dict[str, Any] = {"role": PLAIN_TEXT[message._role]}
         items = message._items
         if items:
@@ -346,7 +350,7 @@ def message_writer(
                 else:
                     written["items"] = [writers[type(item)](item) for item in items]
             except Exception:  # an unseen class, or an error the general path locates
-                return None
+                return general(message)
         if message.name is not None:
             written["name"] = message.name
         if message.id is not None:

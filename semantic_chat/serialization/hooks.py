@@ -83,9 +83,11 @@ class ConverterHooks:
         self.labels_version = -1
         # The cattrs-generated reader of ChatMessageContent, once made (see read_message).
         self.general_plain_reader: Hook | None = None
-        # Plain messages whose labels were all seen before, read without the general path.
-        self.read_plain_message = message_reader(self.readers_by_label, inline_text=False)
-        self.write_plain_message = message_writer(self.item_writers)
+        # Messages read and written directly when plain, by the general path otherwise.
+        self.read_any_message = message_reader(
+            self.readers_by_label, inline_text=False, general=self.read_message
+        )
+        self.write_any_message = message_writer(self.item_writers, general=self.write_message)
 
     # --- items -------------------------------------------------------------------------
 
@@ -117,7 +119,9 @@ class ConverterHooks:
             self.readers_by_label.clear()
             self.labels_version = CONTENT_TYPES.version
             inline_text = CONTENT_TYPES.get_class("text") is TextContent
-            self.read_plain_message = message_reader(self.readers_by_label, inline_text)
+            self.read_any_message = message_reader(
+                self.readers_by_label, inline_text, general=self.read_message
+            )
 
     def _reader_for_label(self, label: Any) -> Hook:
         if type(label) is not str:
@@ -385,17 +389,17 @@ class ConverterHooks:
 
     def write_history(self, history: ChatHistory) -> dict[str, Any]:
         """Write a history as ``{"version": 1, "messages": [...]}``."""
-        write_plain = self.write_plain_message
+        write = self.write_any_message
+        try:  # one pass, looping in C; on an error, the located loop below (no side effects)
+            return {"version": FORMAT_VERSION, "messages": list(map(write, history.messages))}
+        except SemanticChatError:
+            pass
         messages: list[dict[str, Any]] = []
-        append = messages.append
         for message in history.messages:
             try:
-                written = write_plain(message)
-                if written is None:  # not plain, or an item class not written before
-                    written = self.write_message(message)
+                messages.append(write(message))
             except SemanticChatError as error:
                 raise error.at(f"messages[{len(messages)}]") from None
-            append(written)
         return {"version": FORMAT_VERSION, "messages": messages}
 
     def read_history(self, data: Any) -> ChatHistory:
@@ -419,17 +423,18 @@ class ConverterHooks:
         if self.labels_version != CONTENT_TYPES.version:
             self._check_labels()
         history = ChatHistory()
-        read = history.messages
-        append = read.append
-        read_plain = self.read_plain_message
+        read = self.read_any_message
+        try:  # one pass, looping in C; on an error, the located loop below (no side effects)
+            history.messages = list(map(read, messages))
+            return history
+        except Exception:
+            pass
+        read_messages = history.messages = []
         for element in messages:
-            message = read_plain(element)
-            if message is None:  # not plain, or a label not seen yet: the general path
-                try:
-                    message = self.read_message(element)
-                except Exception as error:
-                    raise locate_error(error).at(f"messages[{len(read)}]") from None
-            append(message)
+            try:
+                read_messages.append(read(element))
+            except Exception as error:
+                raise locate_error(error).at(f"messages[{len(read_messages)}]") from None
         return history
 
     # --- registration ------------------------------------------------------------------
