@@ -100,12 +100,16 @@ def _read_plain_message(
     each with no key the general reader would keep as a hint. Every value is checked here,
     so the objects are made with the `semantic_chat.trusted` constructors.
     """
-    role = message.get("role")
+    try:
+        role, content = message["role"], message["content"]
+    except KeyError:
+        return None  # no content is a hint on an assistant message, an error on the others
     if type(role) is not str:
         return None
-    content = message.get("content")
-    if len(message) == 2 and type(content) is str and role in _PLAIN_ROLES:
-        return new_text_message(_PLAIN_ROLES[role], content)  # the commonest shape
+    if len(message) == 2 and type(content) is str:  # the commonest shape: a role and text
+        plain_role = _PLAIN_ROLES.get(role)
+        if plain_role is not None:
+            return new_text_message(plain_role, content)
     items = _new_items(ChatMessageContentItemCollection)
     if role == "tool":
         call_id = message.get("tool_call_id")
@@ -127,8 +131,8 @@ def _read_plain_message(
     elif role == "user" and type(content) is list:
         if not _read_plain_parts(content, items):
             return None
-    elif content is not None or role != "assistant" or "content" not in message:
-        return None  # an assistant's missing content is a hint: the general reader keeps it
+    elif content is not None or role != "assistant":
+        return None
     if calls is not None:
         if role != "assistant" or type(calls) is not list or not calls:
             return None
