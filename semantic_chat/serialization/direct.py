@@ -142,8 +142,15 @@ def call_reader(general: Callable[[Any], Any]) -> Callable[[dict[str, Any]], Any
     """Read a function call without metadata directly, any other shape with ``general``."""
 
     def read(data: dict[str, Any]) -> Any:
-        call_id, name = data.get("id"), data.get("name")
-        arguments, index = data.get("arguments"), data.get("index")
+        call_id, name, arguments = data.get("id"), data.get("name"), data.get("arguments")
+        if (  # the commonest shape: a type, an id, a name and arguments text, nothing else
+            len(data) == 4
+            and type(call_id) is str
+            and type(name) is str
+            and type(arguments) is str
+        ):
+            return new_call(call_id, name, arguments, None)
+        index = data.get("index")
         if (
             not _CALL_KEYS.issuperset(data)
             or type(name) is not str
@@ -161,7 +168,15 @@ def result_reader(general: Callable[[Any], Any]) -> Callable[[dict[str, Any]], A
     """Read a function result whose result is JSON, without metadata, directly."""
 
     def read(data: dict[str, Any]) -> Any:
-        call_id, name, is_error = data.get("call_id"), data.get("name"), data.get("is_error")
+        call_id, name = data.get("call_id"), data.get("name")
+        if (  # the commonest shape: a type, a call id, a name and a result, nothing else
+            len(data) == 4
+            and type(call_id) is str
+            and type(name) is str
+            and "result" in data
+        ):
+            return new_result(call_id, data["result"], name, False)
+        is_error = data.get("is_error")
         if (
             not _RESULT_KEYS.issuperset(data)
             or (call_id is not None and type(call_id) is not str)
