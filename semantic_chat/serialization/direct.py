@@ -254,6 +254,16 @@ def call_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]
     """Write a `FunctionCallContent` directly, as the generated writer would."""
 
     def write(item: FunctionCallContent) -> dict[str, Any]:
+        call_id, arguments = item.id, item.arguments
+        if (  # the commonest shape, written in one go
+            call_id is not None
+            and type(arguments) is str
+            and item.index is None
+            and not item._metadata
+        ):
+            return {
+                "type": "function_call", "id": call_id, "name": item.name, "arguments": arguments
+            }
         written: dict[str, Any] = {"type": "function_call"}
         if item.id is not None:
             written["id"] = item.id
@@ -279,6 +289,15 @@ def result_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, An
         result = item.result
         if type(result) is list and result and isinstance(result[0], KernelContent):
             return general(item)  # type: ignore[no-any-return]  # items: written as result_items
+        call_id, name = item.call_id, item.name
+        if (  # the commonest shape, written in one go
+            call_id is not None
+            and name is not None
+            and type(result) is str
+            and not item.is_error
+            and not item._metadata
+        ):
+            return {"type": "function_result", "call_id": call_id, "name": name, "result": result}
         written: dict[str, Any] = {"type": "function_result"}
         if item.call_id is not None:
             written["call_id"] = item.call_id
