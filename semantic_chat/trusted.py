@@ -17,12 +17,14 @@ from .contents import (
     FunctionResultContent,
     TextContent,
 )
+from .history import ChatHistory
 from .labels import AuthorRole, FinishReason
 from .message import ChatMessageContent
 
 __all__ = [
     "new_binary",
     "new_call",
+    "new_history",
     "new_message",
     "new_result",
     "new_text",
@@ -140,3 +142,10 @@ def new_text_message(role: AuthorRole, text: str) -> ChatMessageContent:
     message._metadata = None
     message.inner_content = None
     return message
+
+
+def new_history(messages: list[ChatMessageContent]) -> ChatHistory:
+    """A `ChatHistory` holding ``messages``, a list the caller made (not copied or checked)."""
+    history: ChatHistory = _new(ChatHistory)
+    history.messages = messages
+    return history

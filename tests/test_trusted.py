@@ -9,6 +9,7 @@ from semantic_chat import (
     AudioContent,
     AuthorRole,
     BinaryContent,
+    ChatHistory,
     ChatMessageContent,
     FileContent,
     FinishReason,
@@ -21,6 +22,7 @@ from semantic_chat.collection import ChatMessageContentItemCollection
 from semantic_chat.trusted import (
     new_binary,
     new_call,
+    new_history,
     new_message,
     new_result,
     new_text,
@@ -103,3 +105,12 @@ def test_new_text_message_equals_the_constructed_message():
     assert made == ChatMessageContent("system", "Be brief.")
     assert type(made.items) is ChatMessageContentItemCollection
     assert _every_field_is_set(made.items[0])
+
+
+def test_new_history_holds_the_given_list():
+    messages = [ChatMessageContent("user", "hi")]
+    made = new_history(messages)
+    assert type(made) is ChatHistory
+    assert made.messages is messages
+    assert made == ChatHistory(messages)
+    assert repr(made) == repr(ChatHistory(messages))

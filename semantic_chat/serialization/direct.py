@@ -201,7 +201,15 @@ def binary_reader(
 
     def factory(general: Callable[[Any], Any]) -> Callable[[dict[str, Any]], Any]:
         def read(data: dict[str, Any]) -> Any:
-            payload, uri, mime_type = data.get("data"), data.get("uri"), data.get("mime_type")
+            payload, mime_type = data.get("data"), data.get("mime_type")
+            if len(data) == 3 and type(payload) is str and type(mime_type) is str:
+                try:  # the commonest shape: a type, base64 data and its media type
+                    check_base64(payload)
+                    mime_type = normalize_mime_type(mime_type)
+                except ValueError:
+                    return general(data)
+                return new_binary(cls, payload, mime_type, None, extra, None)
+            uri = data.get("uri")
             value = None if extra is None else data.get(extra)
             if not keys.issuperset(data) or (value is not None and type(value) is not str):
                 return general(data)

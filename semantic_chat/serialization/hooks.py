@@ -28,6 +28,7 @@ from ..errors import (
 from ..history import ChatHistory
 from ..labels import Label
 from ..message import MESSAGE_TYPES, ChatMessageContent
+from ..trusted import new_history
 from ..usage import Usage
 from .direct import (
     DIRECT_READERS,
@@ -417,25 +418,25 @@ class ConverterHooks:
                 "and older: upgrade semantic_chat",
                 path="version", expected=str(FORMAT_VERSION), got=str(version),
             )
-        messages = data.get("messages", [])
+        messages = data.get("messages")
         if type(messages) is not list:
+            if "messages" not in data:
+                return new_history([])
             raise SerializationError.mismatch("messages", "a list", describe_type(messages))
         if self.labels_version != CONTENT_TYPES.version:
             self._check_labels()
-        history = ChatHistory()
         read = self.read_any_message
         try:  # one pass, looping in C; on an error, the located loop below (no side effects)
-            history.messages = list(map(read, messages))
-            return history
+            return new_history(list(map(read, messages)))
         except Exception:
             pass
-        read_messages = history.messages = []
+        read_messages: list[ChatMessageContent] = []
         for element in messages:
             try:
                 read_messages.append(read(element))
             except Exception as error:
                 raise locate_error(error).at(f"messages[{len(read_messages)}]") from None
-        return history
+        return new_history(read_messages)
 
     # --- registration ------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from ...message import ChatMessageContent
 from ...trusted import (
     new_binary,
     new_call,
+    new_history,
     new_message,
     new_result,
     new_text,
@@ -66,8 +67,7 @@ def from_payload(messages: Iterable[Any]) -> ChatHistory:
     """
     if isinstance(messages, (str, bytes, dict)):
         raise FormatError.mismatch("messages", "a list of messages", describe_type(messages))
-    history = ChatHistory()
-    read = history.messages
+    read: list[ChatMessageContent] = []
     append = read.append
     read_plain = _read_plain_message
     call_names: dict[str, str] = {}
@@ -82,7 +82,7 @@ def from_payload(messages: Iterable[Any]) -> ChatHistory:
         if type(message) is not dict:
             raise FormatError.mismatch(path, "a message object", describe_type(message))
         read.append(_read_message(message, path, call_names))
-    return history
+    return new_history(read)
 
 
 _PLAIN_ROLES: dict[str, AuthorRole] = {
