@@ -157,11 +157,14 @@ def _model(include: Iterable[str] = ()) -> tuple[list[_Node], list[_Edge]]:
             edges[base, name] = _Edge("inherits", base, name, "")
         if cls in _LABELS:
             continue
-        aliases = {a.name: a.alias or a.name for a in attrs.fields(cls)} if attrs.has(cls) else {}
+        fields = {a.name: a for a in attrs.fields(cls)} if attrs.has(cls) else {}
         inherited = {n for b in cls.__mro__[1:] for n in inspect.get_annotations(b)}
-        references = [
-            (aliases.get(field, field), text)
-            for field, text in _own_annotations(cls).items()
+        written = _own_annotations(cls)
+        references = [  # a private field behind a property refers to the property's type
+            (fields[field].alias or field, _public_type(cls, fields[field], written))
+            if field in fields
+            else (field, text)
+            for field, text in written.items()
             if field not in inherited
         ]
         references += [

@@ -61,7 +61,9 @@ class ChatMessageContent:
     """The label a subclass is written under in JSON; each subclass declares its own."""
 
     _role: AuthorRole = attrs.field(alias="role", converter=AuthorRole)
-    _items: ChatMessageContentItemCollection = attrs.field(
+    # The checked collection; or, in a message a reader made, a plain list of items it has
+    # checked, which the ``items`` property turns into the collection on first use.
+    _items: list[KernelContent] = attrs.field(
         alias="items", converter=_as_collection, factory=ChatMessageContentItemCollection
     )
 
@@ -162,7 +164,13 @@ class ChatMessageContent:
     @property
     def items(self) -> ChatMessageContentItemCollection:
         """What the message holds, in order; a list assigned to it is checked and copied."""
-        return self._items
+        items = self._items
+        if type(items) is ChatMessageContentItemCollection:
+            return items
+        # A reader's plain list of checked items (see `semantic_chat.trusted`) becomes the
+        # collection on first use, so that reading a history makes one list per message less.
+        collection = self._items = ChatMessageContentItemCollection._trusted(items)
+        return collection
 
     @items.setter
     def items(self, value: Iterable[Any]) -> None:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from .collection import ChatMessageContentItemCollection
 from .contents import (
     BinaryContent,
     FunctionCallContent,
     FunctionResultContent,
+    KernelContent,
     TextContent,
 )
 from .history import ChatHistory
@@ -33,9 +33,7 @@ __all__ = [
 
 _B = TypeVar("_B", bound=BinaryContent)
 _new = object.__new__
-_new_list = list.__new__
 _set = object.__setattr__
-_append = list.append
 
 
 def new_text(text: str) -> TextContent:
@@ -102,14 +100,19 @@ def new_binary(  # noqa: PLR0917 - positional: called per item read
 
 def new_message(  # noqa: PLR0917 - positional: called per message read
     role: AuthorRole,
-    items: ChatMessageContentItemCollection,
+    items: list[KernelContent],
     name: str | None = None,
     message_id: str | None = None,
     finish_reason: FinishReason | None = None,
     model_id: str | None = None,
     metadata: dict[str, Any] | None = None,
 ) -> ChatMessageContent:
-    """A `ChatMessageContent` without usage, holding ``items`` (not copied)."""
+    """A `ChatMessageContent` without usage, holding ``items``, a list the caller made.
+
+    The list is kept as it is; the message's ``items`` property turns it into the checked
+    `ChatMessageContentItemCollection` when it is first read (most histories that are only
+    converted or stored never read it).
+    """
     message: ChatMessageContent = _new(ChatMessageContent)
     message._role = role
     message._items = items
@@ -129,8 +132,7 @@ def new_text_message(role: AuthorRole, text: str) -> ChatMessageContent:
     item.text = text
     item._metadata = None
     item.inner_content = None
-    items = _new_list(ChatMessageContentItemCollection)
-    _append(items, item)  # list.append: the collection's own append would check the item
+    items: list[KernelContent] = [item]
     message: ChatMessageContent = _new(ChatMessageContent)
     message._role = role
     message._items = items

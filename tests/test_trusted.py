@@ -1,6 +1,12 @@
-"""The trusted constructors readers use give exactly what the public constructors give."""
+"""The trusted constructors readers use give what the public constructors give.
+
+And a message a reader made keeps its plain list of items until ``items`` is first read.
+"""
 
 from __future__ import annotations
+
+import copy
+import pickle
 
 import attrs
 import pytest
@@ -19,6 +25,8 @@ from semantic_chat import (
     TextContent,
 )
 from semantic_chat.collection import ChatMessageContentItemCollection
+from semantic_chat.formats import openai_chat
+from semantic_chat.serialization import from_json, to_json
 from semantic_chat.trusted import (
     new_binary,
     new_call,
@@ -114,3 +122,42 @@ def test_new_history_holds_the_given_list():
     assert made.messages is messages
     assert made == ChatHistory(messages)
     assert repr(made) == repr(ChatHistory(messages))
+
+
+# --- the plain list a reader hands a message ---------------------------------------------
+
+
+def _read_histories():
+    payload = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+        ]},
+        {"role": "tool", "tool_call_id": "c1", "content": "done"},
+    ]
+    built = openai_chat.from_payload(payload)
+    from_json(to_json(built), ChatHistory)  # a label read the first time takes the long way
+    return [built, from_json(to_json(built), ChatHistory)]
+
+
+@pytest.mark.parametrize("history", _read_histories(), ids=["from_payload", "from_json"])
+def test_a_read_message_keeps_a_plain_list_until_items_is_read(history):
+    assert [type(message._items) for message in history] == [list] * 3
+    written = to_json(history), openai_chat.to_payload(history)
+    assert [type(message._items) for message in history] == [list] * 3  # writing reads none
+    first = history[0].items
+    assert type(first) is ChatMessageContentItemCollection
+    assert history[0].items is first  # made once, then kept
+    assert first == [TextContent("Be brief.")]
+    assert history[0] == ChatMessageContent("system", "Be brief.")
+    assert repr(history[0]) == repr(ChatMessageContent("system", "Be brief."))
+    with pytest.raises(TypeError, match=r"items\[1\]"):
+        first.append(None)  # the collection checks what is added, as on any message
+    assert (to_json(history), openai_chat.to_payload(history)) == written
+
+
+def test_a_read_message_pickles_and_copies_with_its_items():
+    (message, *_) = _read_histories()[1]
+    for twin in (pickle.loads(pickle.dumps(message)), copy.deepcopy(message)):
+        assert twin == message
+        assert type(twin.items) is ChatMessageContentItemCollection

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..collection import ChatMessageContentItemCollection
 from ..contents import (
     AudioContent,
     BinaryContent,
@@ -46,9 +45,6 @@ _CALL_KEYS = frozenset(("type", "id", "name", "arguments", "index"))
 _RESULT_KEYS = frozenset(("type", "call_id", "result", "name", "is_error"))
 _ROLES: dict[str, AuthorRole] = AuthorRole._interned  # type: ignore[assignment]
 _FINISH_REASONS: dict[str, FinishReason] = FinishReason._interned  # type: ignore[assignment]
-_extend = list.extend
-_append = list.append
-_new_items = list.__new__
 
 
 def message_reader(
@@ -73,8 +69,9 @@ def message_reader(
         try:
             role = _ROLES[data["role"]]
             raw_items = data.get("items")
-            # The collection is made with list.__new__ (its __init__ would check every item again),
-            # and only once it is needed.
+            # A plain list: the message makes it its checked collection on first use.
+            collection: list[KernelContent]
+            item: KernelContent
             if type(raw_items) is list:
                 if len(raw_items) == 1:  # most messages hold one item: no comprehension
                     element = raw_items[0]
@@ -88,15 +85,13 @@ def message_reader(
                         item = new_text(text)
                     else:
                         item = readers[kind](element)
-                    collection = _new_items(ChatMessageContentItemCollection)
-                    _append(collection, item)
+                    collection = [item]
                 else:
-                    collection = _new_items(ChatMessageContentItemCollection)
-                    _extend(collection, [readers[item["type"]](item) for item in raw_items])
+                    collection = [readers[item["type"]](item) for item in raw_items]
                 if len(data) == 2:
                     return new_message(role, collection)
             elif raw_items is None:
-                collection = _new_items(ChatMessageContentItemCollection)
+                collection = []
                 if len(data) == 1:
                     return new_message(role, collection)
             else:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ...collection import ChatMessageContentItemCollection
 from ...contents import (
     AudioContent,
     FileContent,
@@ -52,8 +51,6 @@ __all__ = [
     "read_usage",
 ]
 
-_append = list.append
-_new_items = list.__new__  # an empty collection without the checks of its __init__
 _TOOL = AuthorRole.TOOL
 
 
@@ -110,16 +107,15 @@ def _read_plain_message(
         plain_role = _PLAIN_ROLES.get(role)
         if plain_role is not None:
             return new_text_message(plain_role, content)
-    items = _new_items(ChatMessageContentItemCollection)
     if role == "tool":
         call_id = message.get("tool_call_id")
         if len(message) != 3 or type(call_id) is not str or type(content) is not str:
             return None
-        _append(items, new_result(call_id, content, call_names.get(call_id), False))
-        return new_message(_TOOL, items)
+        return new_message(_TOOL, [new_result(call_id, content, call_names.get(call_id), False)])
     plain_role = _PLAIN_ROLES.get(role)
     if plain_role is None:
         return None
+    items: list[KernelContent] = []  # the message makes it its checked collection on first use
     name = message.get("name")
     calls = message.get("tool_calls")
     if len(message) != 2 + (name is not None) + (calls is not None) or (
@@ -127,7 +123,7 @@ def _read_plain_message(
     ):
         return None  # a key the general reader keeps as a hint, or a wrong type
     if type(content) is str:
-        _append(items, new_text(content))
+        items.append(new_text(content))
     elif role == "user" and type(content) is list:
         if not _read_plain_parts(content, items):
             return None
@@ -153,7 +149,7 @@ def _read_plain_message(
                 ):
                     return None
                 call_names[call_id] = function_name
-                _append(items, new_call(call_id, function_name, arguments, None))
+                items.append(new_call(call_id, function_name, arguments, None))
         except (KeyError, TypeError):
             return None
     return new_message(plain_role, items, name)
@@ -169,12 +165,12 @@ def _read_plain_parts(parts: list[Any], items: list[KernelContent]) -> bool:
             text = part.get("text")
             if type(text) is not str:
                 return False
-            _append(items, new_text(text))
+            items.append(new_text(text))
         elif kind == "image_url":
             image = _read_plain_image(part.get("image_url"))
             if image is None:
                 return False
-            _append(items, image)
+            items.append(image)
         elif kind == "input_audio":
             body = part.get("input_audio")
             if type(body) is not dict or len(body) != 2:
@@ -187,7 +183,7 @@ def _read_plain_parts(parts: list[Any], items: list[KernelContent]) -> bool:
                 check_base64(payload)
             except ValueError:
                 return False
-            _append(items, new_binary(AudioContent, payload, mime_type, None))
+            items.append(new_binary(AudioContent, payload, mime_type, None))
         else:
             return False
     # One text part alone needs the "parts" hint: the general reader keeps it.
