@@ -29,11 +29,13 @@ __all__ = [
     "new_result",
     "new_text",
     "new_text_message",
+    "new_tool_message",
 ]
 
 _B = TypeVar("_B", bound=BinaryContent)
 _new = object.__new__
 _set = object.__setattr__
+_TOOL = AuthorRole.TOOL
 
 
 def new_text(text: str) -> TextContent:
@@ -151,3 +153,26 @@ def new_history(messages: list[ChatMessageContent]) -> ChatHistory:
     history: ChatHistory = _new(ChatHistory)
     history.messages = messages
     return history
+
+
+def new_tool_message(call_id: str, result: Any, name: str | None) -> ChatMessageContent:
+    """A tool message of one function result (no error, no metadata), in one call."""
+    item: FunctionResultContent = _new(FunctionResultContent)
+    item.call_id = call_id
+    item.result = result
+    item.name = name
+    item.is_error = False
+    item._metadata = None
+    item.inner_content = None
+    items: list[KernelContent] = [item]
+    message: ChatMessageContent = _new(ChatMessageContent)
+    message._role = _TOOL
+    message._items = items
+    message.name = None
+    message.id = None
+    message._finish_reason = None
+    message.usage = None
+    message.model_id = None
+    message._metadata = None
+    message.inner_content = None
+    return message

@@ -35,6 +35,7 @@ from semantic_chat.trusted import (
     new_result,
     new_text,
     new_text_message,
+    new_tool_message,
 )
 
 PNG_BASE64 = "iVBORw0KGgo="
@@ -122,6 +123,17 @@ def test_new_history_holds_the_given_list():
     assert made.messages is messages
     assert made == ChatHistory(messages)
     assert repr(made) == repr(ChatHistory(messages))
+
+
+def test_new_tool_message_equals_the_constructed_message():
+    made = new_tool_message("c1", {"ok": True}, "lookup")
+    built = ChatMessageContent(
+        "tool", items=[FunctionResultContent("c1", {"ok": True}, name="lookup")]
+    )
+    assert _every_field_is_set(made)
+    assert _every_field_is_set(made.items[0])
+    assert made == built
+    assert repr(made) == repr(built)
 
 
 # --- the plain list a reader hands a message ---------------------------------------------

@@ -25,9 +25,9 @@ from ...trusted import (
     new_call,
     new_history,
     new_message,
-    new_result,
     new_text,
     new_text_message,
+    new_tool_message,
 )
 from ...usage import Usage
 from ..wire import (
@@ -51,7 +51,6 @@ __all__ = [
     "read_usage",
 ]
 
-_TOOL = AuthorRole.TOOL
 
 
 def from_payload(messages: Iterable[Any]) -> ChatHistory:
@@ -111,7 +110,7 @@ def _read_plain_message(
         call_id = message.get("tool_call_id")
         if len(message) != 3 or type(call_id) is not str or type(content) is not str:
             return None
-        return new_message(_TOOL, [new_result(call_id, content, call_names.get(call_id), False)])
+        return new_tool_message(call_id, content, call_names.get(call_id))
     plain_role = _PLAIN_ROLES.get(role)
     if plain_role is None:
         return None
