@@ -14,6 +14,7 @@ from .contents import (
     BinaryContent,
     FunctionCallContent,
     FunctionResultContent,
+    ImageContent,
     KernelContent,
     TextContent,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "new_binary",
     "new_call",
     "new_history",
+    "new_image",
     "new_message",
     "new_result",
     "new_text",
@@ -70,6 +72,21 @@ def new_result(
     item.result = result
     item.name = name
     item.is_error = is_error
+    item._metadata = None
+    item.inner_content = None
+    return item
+
+
+def new_image(
+    payload: str | None, mime_type: str | None, uri: str | None, detail: str | None
+) -> ImageContent:
+    """An `ImageContent` without metadata or file id (see `new_binary`), in one call."""
+    item: ImageContent = _new(ImageContent)
+    item._data = payload
+    item.mime_type = mime_type
+    item.uri = uri
+    item.file_id = None
+    item.detail = detail
     item._metadata = None
     item.inner_content = None
     return item

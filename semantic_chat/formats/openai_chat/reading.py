@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from ...contents import (
@@ -24,6 +25,7 @@ from ...trusted import (
     new_binary,
     new_call,
     new_history,
+    new_image,
     new_message,
     new_text,
     new_text_message,
@@ -203,16 +205,16 @@ def _read_plain_image(body: Any) -> ImageContent | None:
     if not url.startswith("data:"):
         if url[:5].lower() == "data:":
             return None  # an upper-case data: URI, parsed by the general reader
-        return new_binary(ImageContent, None, None, url, "detail", detail)
+        return new_image(None, None, url, detail)
     header, _, payload = url.partition(",")
     if not header.endswith(";base64") or len(header) <= 12:
         return None  # not base64, or no media type: the general reader's defaults apply
     try:
         check_base64(payload)
-        mime_type = normalize_mime_type(header[5:-7])
+        mime_type = _data_url_mime_type(header)
     except ValueError:
         return None
-    return new_binary(ImageContent, payload, mime_type, None, "detail", detail)
+    return new_image(payload, mime_type, None, detail)
 
 
 def from_response(completion: Any, *, choice: int = 0) -> ChatMessageContent:
@@ -460,3 +462,13 @@ def _keep_extra(item: KernelContent, body: dict[str, Any], known: tuple[str, ...
 
 def _default_is_string(items: list[KernelContent]) -> bool:
     return len(items) == 1 and type(items[0]) is TextContent
+
+
+@lru_cache(maxsize=256)
+def _data_url_mime_type(header: str) -> str:
+    """The normalized media type of a ``data:<type>;base64`` header, cached by header.
+
+    Raises:
+        ValueError: the media type is not valid (not cached: raised again each time).
+    """
+    return normalize_mime_type(header[5:-7])
