@@ -3,9 +3,10 @@
 The cattrs-generated hooks stay the general path: they read every class, plugins included,
 and locate every error. These functions read the shapes that make up most histories (a
 message with plain fields, a text item, a function call) without going through them, and
-return ``None`` for anything else, so the general path reads it instead, or reports what is
-wrong with it; the writers write exactly what the generated writers would. Property tests
-check that both paths give equal objects and identical JSON.
+hand anything else to the general path, which reads it or reports what is wrong with it;
+the writers write exactly what the generated writers would. Objects are made with the
+`semantic_chat.trusted` constructors. Property tests check that both paths give equal
+objects and identical JSON.
 """
 
 from __future__ import annotations
