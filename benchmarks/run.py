@@ -70,6 +70,7 @@ SECTIONS = {
     "formats": ("bench_formats.py", "Converting to Chat Completions dicts"),
     "streaming": ("bench_streaming.py", "Accumulating a stream"),
     "png": ("bench_png.py", "PNG: 10-megapixel RGB encode and decode"),
+    "construct": ("bench_construct.py", "Constructing by hand, and the cost of type checks"),
 }
 
 Conversation = list[dict[str, Any]]
