@@ -30,6 +30,7 @@ from ..labels import Label
 from ..message import MESSAGE_TYPES, ChatMessageContent
 from ..trusted import new_history
 from ..usage import Usage
+from . import stdlib_types
 from .direct import (
     DIRECT_READERS,
     DIRECT_WRITERS,
@@ -283,13 +284,25 @@ class ConverterHooks:
             written["result"] = jsoncodec.json_value(result, "result")
 
     def _read_result(self, data: dict[str, Any], item: FunctionResultContent) -> None:
+        """Give ``item``, just made by its reader, the result in ``result_items`` or ``result``.
+
+        Stored with ``object.__setattr__`` into the field behind ``result`` (found by its
+        alias), as attrs does in a frozen class's ``__init__``: assigning ``item.result`` would
+        raise for a frozen subclass of `FunctionResultContent`.
+        """
         if "result_items" in data:
             try:
-                item.result = list(self.read_items(data["result_items"]))
+                result: Any = list(self.read_items(data["result_items"]))
             except SerializationError as error:
                 raise error.at("result_items") from None
         elif "result" in data:
-            item.result = data["result"]
+            result = data["result"]
+        else:
+            return
+        for field in attrs.fields(type(item)):
+            if field.alias == "result":
+                object.__setattr__(item, field.name, result)
+                return
 
     # --- messages and histories --------------------------------------------------------
 
@@ -471,3 +484,4 @@ class ConverterHooks:
             Usage, make_dict_unstructure_fn(Usage, c, _cattrs_omit_if_default=True)
         )
         c.register_unstructure_hook(bytes, write_bytes)
+        stdlib_types.install(c)
