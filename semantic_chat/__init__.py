@@ -30,6 +30,7 @@ from .errors import UnknownContentTypeError as UnknownContentTypeError
 from .errors import UnsupportedContentError as UnsupportedContentError
 from .errors import UnsupportedVersionError as UnsupportedVersionError
 from .history import ChatHistory as ChatHistory
+from .history import ChatMessageList as ChatMessageList
 from .labels import AuthorRole as AuthorRole
 from .labels import ContentType as ContentType
 from .labels import FinishReason as FinishReason
@@ -52,6 +53,7 @@ __all__ = [
     "ChatHistory",
     "ChatMessageContent",
     "ChatMessageContentItemCollection",
+    "ChatMessageList",
     "ContentType",
     "FileContent",
     "FinishReason",

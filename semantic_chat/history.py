@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import operator
+import os
 from collections.abc import Iterable, Iterator, MutableSequence
-from typing import Any, overload
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
 from .contents import FunctionResultContent
 from .errors import InvalidTypeError, InvalidValueError, describe_type
 from .labels import AuthorRole
 from .message import ChatMessageContent
 
-__all__ = ["ChatHistory"]
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+__all__ = ["ChatHistory", "ChatMessageList"]
 
 _REPR_ROLES = 6
+_BOM = b"\xef\xbb\xbf"
+_new = object.__new__
 
 
 def _checked(value: object, index: int) -> ChatMessageContent:
@@ -23,31 +31,151 @@ def _checked(value: object, index: int) -> ChatMessageContent:
     )
 
 
+def _position(index: SupportsIndex, size: int) -> int:
+    """Where ``list.insert(index, ...)`` puts the new element in a list of ``size``."""
+    position = operator.index(index)
+    return min(max(position if position >= 0 else position + size, 0), size)
+
+
+def _set(messages: list[ChatMessageContent], index: SupportsIndex | slice, value: Any) -> None:
+    """Assign ``value`` at ``index`` of ``messages``, checked first: a refusal changes nothing."""
+    if isinstance(index, slice):
+        start, _, step = index.indices(len(messages))
+        checked = [
+            _checked(message, start + offset * step) for offset, message in enumerate(value)
+        ]
+        _list_setitem(messages, index, checked)
+    else:
+        position = operator.index(index)
+        if position < 0:
+            position += len(messages)
+        _list_setitem(messages, index, _checked(value, position))
+
+
+def _extend(messages: list[ChatMessageContent], values: Iterable[Any]) -> None:
+    """Append ``values`` to ``messages`` once all of them are checked."""
+    start = len(messages)
+    _list_extend(
+        messages, [_checked(message, start + offset) for offset, message in enumerate(values)]
+    )
+
+
+class ChatMessageList(list[ChatMessageContent]):
+    """The messages of a history, in order: a `list` that only ever holds messages.
+
+    Anything else is refused with an `InvalidTypeError` naming the index it would take
+    (``messages[3]: expected a ChatMessageContent, got str``). Every method that adds an
+    element checks it, and ``extend``, ``+=`` and slice assignment check all elements first,
+    so a refusal changes nothing; those that only reorder or remove (``sort``, ``pop``,
+    ``del``) are the list's own. ``+`` and ``copy()`` give a plain list.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, messages: Iterable[ChatMessageContent] = ()) -> None:
+        list.__init__(
+            self, [_checked(message, index) for index, message in enumerate(messages)]
+        )
+
+    @classmethod
+    def _trusted(cls, messages: Iterable[ChatMessageContent]) -> ChatMessageList:
+        """A list of values already known to be messages (not checked)."""
+        new = _new_list(cls)
+        _list_extend(new, messages)
+        return new
+
+    @overload
+    def __getitem__(self, index: SupportsIndex) -> ChatMessageContent: ...
+    @overload
+    def __getitem__(self, index: slice) -> ChatMessageList: ...
+    def __getitem__(self, index: SupportsIndex | slice) -> ChatMessageContent | ChatMessageList:
+        if isinstance(index, slice):
+            return self._trusted(_list_getitem(self, index))
+        return _list_getitem(self, index)
+
+    @overload
+    def __setitem__(self, index: SupportsIndex, value: ChatMessageContent) -> None: ...
+    @overload
+    def __setitem__(self, index: slice, value: Iterable[ChatMessageContent]) -> None: ...
+    def __setitem__(self, index: SupportsIndex | slice, value: Any) -> None:
+        _set(self, index, value)
+
+    def insert(self, index: SupportsIndex, value: ChatMessageContent) -> None:
+        """Insert a message before ``index``."""
+        list.insert(self, index, _checked(value, _position(index, len(self))))
+
+    def append(self, value: ChatMessageContent) -> None:
+        """Append a message."""
+        _list_append(self, _checked(value, len(self)))
+
+    def extend(self, values: Iterable[ChatMessageContent]) -> None:
+        """Append several messages; nothing is added if any of them is refused."""
+        _extend(self, values)
+
+    def __iadd__(self, values: Iterable[ChatMessageContent]) -> Self:  # type: ignore[override,misc]
+        _extend(self, values)
+        return self
+
+    def __repr__(self) -> str:
+        return f"ChatMessageList({list.__repr__(self)})"
+
+
 class ChatHistory(MutableSequence[ChatMessageContent]):
     """The messages of one conversation, oldest first; slices are histories too.
 
+    ``system_message=`` and ``developer_message=`` put an instruction message before
+    ``messages``; given both, the system message comes first, then the developer message.
+
     The ``add_*`` methods build a message from what ``ChatMessageContent(content=...)`` accepts
-    plus keyword fields, append it, and return it so it can be adjusted further.
+    plus keyword fields, append it, and return it so it can be adjusted further. `save` and
+    `load` write and read a file of this library's JSON.
+
+    Raises:
+        InvalidTypeError: something in ``messages`` is not a `ChatMessageContent` (the
+            message names its index, counting the instruction messages).
     """
 
-    __slots__ = ("messages",)
+    # The messages: a `ChatMessageList`, or, in a history a reader made, the reader's plain
+    # list of checked messages (see `semantic_chat.trusted.new_history`), which the
+    # ``messages`` property turns into a `ChatMessageList` on first use. This class's own
+    # methods and the JSON writer use the slot directly, whichever it holds.
+    __slots__ = ("_messages",)
 
-    messages: list[ChatMessageContent]
+    messages: list[ChatMessageContent]  # the property below; mypy and the diagram read this
 
     def __init__(
         self,
         messages: Iterable[ChatMessageContent] | None = None,
         *,
         system_message: str | None = None,
+        developer_message: str | None = None,
     ) -> None:
-        self.messages = []
+        held = _new_list(ChatMessageList)
         if system_message is not None:
-            self.messages.append(ChatMessageContent(AuthorRole.SYSTEM, system_message))
+            _list_append(held, ChatMessageContent(AuthorRole.SYSTEM, system_message))
+        if developer_message is not None:
+            _list_append(held, ChatMessageContent(AuthorRole.DEVELOPER, developer_message))
         if messages is not None:
-            start = len(self.messages)
-            self.messages.extend(
-                _checked(message, start + index) for index, message in enumerate(messages)
-            )
+            _extend(held, messages)
+        self._messages: list[ChatMessageContent] = held
+
+    def _get_messages(self) -> ChatMessageList:
+        messages = self._messages
+        if type(messages) is ChatMessageList:
+            return messages
+        checked = self._messages = ChatMessageList._trusted(messages)
+        return checked
+
+    def _set_messages(self, value: Iterable[ChatMessageContent]) -> None:
+        if value is not self._messages:  # ``history.messages += [...]`` assigns it back
+            self._messages = ChatMessageList(value)
+
+    if not TYPE_CHECKING:
+        messages = property(
+            _get_messages,
+            _set_messages,
+            doc="The messages, a `ChatMessageList`; a list assigned to it is checked and copied.",
+        )
 
     @overload
     def __getitem__(self, index: int) -> ChatMessageContent: ...
@@ -55,41 +183,55 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
     def __getitem__(self, index: slice) -> ChatHistory: ...
     def __getitem__(self, index: int | slice) -> ChatMessageContent | ChatHistory:
         if isinstance(index, slice):
-            history = ChatHistory()
-            history.messages = self.messages[index]
+            history: ChatHistory = _new(ChatHistory)
+            history._messages = _list_getitem(self._messages, index)
             return history
-        return self.messages[index]
+        return self._messages[index]
 
     @overload
     def __setitem__(self, index: int, value: ChatMessageContent) -> None: ...
     @overload
     def __setitem__(self, index: slice, value: Iterable[ChatMessageContent]) -> None: ...
     def __setitem__(self, index: int | slice, value: Any) -> None:
-        if isinstance(index, slice):
-            start = index.indices(len(self.messages))[0]
-            self.messages[index] = [
-                _checked(message, start + offset) for offset, message in enumerate(value)
-            ]
-        else:
-            self.messages[index] = _checked(value, index if index >= 0 else index + len(self))
+        _set(self._messages, index, value)
 
     def __delitem__(self, index: int | slice) -> None:
-        del self.messages[index]
+        del self._messages[index]
 
     def __len__(self) -> int:
-        return len(self.messages)
+        return len(self._messages)
 
     def __iter__(self) -> Iterator[ChatMessageContent]:
-        return iter(self.messages)
+        return iter(self._messages)
 
     def __reversed__(self) -> Iterator[ChatMessageContent]:
-        return reversed(self.messages)
+        return reversed(self._messages)
 
     def insert(self, index: int, value: ChatMessageContent) -> None:
         """Insert a message before ``index``."""
-        size = len(self.messages)
-        position = min(max(index if index >= 0 else index + size, 0), size)
-        self.messages.insert(index, _checked(value, position))
+        messages = self._messages
+        list.insert(messages, index, _checked(value, _position(index, len(messages))))
+
+    def append(self, value: ChatMessageContent) -> None:
+        """Append a message."""
+        messages = self._messages
+        _list_append(messages, _checked(value, len(messages)))
+
+    def extend(self, values: Iterable[ChatMessageContent]) -> None:
+        """Append several messages; nothing is added if any of them is refused."""
+        _extend(self._messages, values)
+
+    def __iadd__(self, values: Iterable[ChatMessageContent]) -> Self:
+        _extend(self._messages, values)
+        return self
+
+    def clear(self) -> None:
+        """Remove every message."""
+        del self._messages[:]
+
+    def reverse(self) -> None:
+        """Reverse the order of the messages in place."""
+        self._messages.reverse()
 
     def add_message(self, message: ChatMessageContent) -> ChatMessageContent:
         """Append a message and return it.
@@ -97,7 +239,8 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
         Raises:
             InvalidTypeError: ``message`` is not a `ChatMessageContent`.
         """
-        self.messages.append(_checked(message, len(self.messages)))
+        messages = self._messages
+        _list_append(messages, _checked(message, len(messages)))
         return message
 
     def add_system_message(self, content: Any = None, **fields: Any) -> ChatMessageContent:
@@ -126,29 +269,140 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
     ) -> ChatMessageContent:
         """Append a tool message carrying a function's result for the call ``call_id``.
 
+        ``result`` is the function's output (a string, a JSON value or a list of items), put
+        in one `FunctionResultContent` with ``call_id``, ``name`` and ``is_error``. Or it is a
+        `FunctionResultContent`, or a list of them (several results in one message), kept as
+        they are: the call ids are theirs, ``call_id`` is then optional and must agree with
+        each, and ``name`` and ``is_error`` belong on the results. A list that holds a
+        `FunctionResultContent` must hold nothing else; a list without one is a result value,
+        as before.
+
         Raises:
-            InvalidValueError: ``call_id`` is missing; a tool result must name its call.
+            InvalidValueError: no call id (neither ``call_id`` nor on a result): a tool result
+                must name its call; ``call_id`` disagrees with a result's; ``name`` or
+                ``is_error`` given with results.
+            InvalidTypeError: a list mixes `FunctionResultContent` with other values.
         """
-        if call_id is None:
-            raise InvalidValueError(
-                "a tool message needs the call_id of the call it answers", path="call_id"
-            )
-        item = FunctionResultContent(call_id, result, name=name, is_error=is_error)
-        return self.add_message(ChatMessageContent(AuthorRole.TOOL, items=[item], **fields))
+        results = _results_in(result)
+        if results is None:
+            if call_id is None:
+                raise InvalidValueError(
+                    "a tool message needs the call_id of the call it answers", path="call_id"
+                )
+            items = [FunctionResultContent(call_id, result, name=name, is_error=is_error)]
+        else:
+            _check_results(results, call_id, name, is_error)
+            items = [item for _, item in results]
+        return self.add_message(ChatMessageContent(AuthorRole.TOOL, items=items, **fields))
+
+    def save(self, path: str | os.PathLike[str], *, indent: int | None = None) -> None:
+        """Write the history to ``path`` as this library's JSON (read it back with `load`).
+
+        The text (compact, or indented with ``indent=2``, and a final newline) goes to a
+        temporary file beside ``path`` that replaces it only once complete, as the command
+        line writes: the file is never left half written.
+
+        Raises:
+            SerializationError: something cannot be written as JSON (the message starts with
+                its location); the file is untouched.
+            OSError: the file cannot be written; it is untouched.
+        """
+        # The model does not depend on serialization (it sits above); this convenience for
+        # users imports it when it is called.
+        from . import atomic, serialization  # noqa: PLC0415
+
+        data = (serialization.to_json(self, indent=indent) + "\n").encode()
+        with atomic.atomic_write(Path(path)) as handle:
+            handle.write(data)
+
+    @staticmethod
+    def load(path: str | os.PathLike[str], *, strict: bool = False) -> ChatHistory:
+        """Read a history from a file `save` (or the command line) wrote.
+
+        A UTF-8 byte order mark is skipped. With ``strict``, item and message labels nobody
+        registered are refused instead of read into `UnknownContent`.
+
+        Raises:
+            FileNotFoundError: there is no file at ``path``.
+            OSError: the file cannot be read.
+            SerializationError: the file is not JSON or not a history; the message starts
+                with the location in the document (``messages[3].items[1].data: ...``).
+            UnsupportedVersionError: a history written by a newer version of the format.
+        """
+        from . import serialization  # noqa: PLC0415 - see `save`
+
+        data = Path(path).read_bytes()
+        if data.startswith(_BOM):
+            data = data[len(_BOM) :]
+        return serialization.from_json(data, ChatHistory, strict=strict)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, ChatHistory):
-            return self.messages == other.messages
+            return self._messages == other._messages
         if isinstance(other, list):
-            return self.messages == other
+            return self._messages == other
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        roles = [str(message.role) for message in self.messages]
-        if len(roles) > _REPR_ROLES:
+        roles = [str(message.role) for message in self._messages]
+        count = len(roles)
+        if count > _REPR_ROLES:
             roles = [*roles[: _REPR_ROLES // 2], "...", *roles[-_REPR_ROLES // 2 + 1 :]]
-        count = len(self.messages)
         noun = "message" if count == 1 else "messages"
         return f"ChatHistory({count} {noun}: {', '.join(roles)})" if count else "ChatHistory()"
+
+
+def _results_in(result: Any) -> list[tuple[str, FunctionResultContent]] | None:
+    """The results ``result`` is made of, each with its location; ``None`` for a value.
+
+    Raises:
+        InvalidTypeError: a list holds a `FunctionResultContent` and something else.
+    """
+    if isinstance(result, FunctionResultContent):
+        return [("result", result)]
+    if not isinstance(result, (list, tuple)) or not any(
+        isinstance(item, FunctionResultContent) for item in result
+    ):
+        return None
+    found = []
+    for index, item in enumerate(result):
+        if not isinstance(item, FunctionResultContent):
+            raise InvalidTypeError.mismatch(
+                f"result[{index}]", "a FunctionResultContent", describe_type(item)
+            )
+        found.append((f"result[{index}]", item))
+    return found
+
+
+def _check_results(
+    results: list[tuple[str, FunctionResultContent]],
+    call_id: str | None,
+    name: str | None,
+    is_error: bool,
+) -> None:
+    """Check what `ChatHistory.add_tool_message` was given along with result items."""
+    for argument, given in (("name", name is not None), ("is_error", is_error)):
+        if given:
+            raise InvalidValueError(
+                "given with FunctionResultContent results: set it on each result instead",
+                path=argument,
+            )
+    for path, item in results:
+        if call_id is not None and item.call_id != call_id:
+            raise InvalidValueError.mismatch(
+                "call_id", f"the call id of {path} ({item.call_id!r})", repr(call_id)
+            )
+        if item.call_id is None:
+            raise InvalidValueError(
+                "a tool message needs the call_id of the call it answers",
+                path=f"{path}.call_id",
+            )
+
+
+_new_list = list.__new__
+_list_append = list.append
+_list_extend = list.extend
+_list_getitem = list.__getitem__
+_list_setitem = list.__setitem__

@@ -166,9 +166,13 @@ def new_text_message(role: AuthorRole, text: str) -> ChatMessageContent:
 
 
 def new_history(messages: list[ChatMessageContent]) -> ChatHistory:
-    """A `ChatHistory` holding ``messages``, a list the caller made (not copied or checked)."""
+    """A `ChatHistory` holding ``messages``, a list the caller made (not copied or checked).
+
+    The list is kept as it is; the history's ``messages`` property turns it into the checked
+    `ChatMessageList` when it is first read (its own methods and the JSON writer never do).
+    """
     history: ChatHistory = _new(ChatHistory)
-    history.messages = messages
+    history._messages = messages
     return history
 
 

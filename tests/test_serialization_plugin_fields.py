@@ -214,6 +214,31 @@ def test_naive_and_aware_datetimes_stay_as_given() -> None:
     assert naive_read.taken_at.tzinfo is None
 
 
+@pytest.mark.parametrize(
+    ("offset", "written"),
+    [
+        (dt.timedelta(minutes=19, seconds=32), "+00:19:32"),
+        (dt.timedelta(microseconds=1), "+00:00:00.000001"),
+        (-dt.timedelta(microseconds=999999), "-00:00:00.999999"),
+        (-dt.timedelta(hours=5, microseconds=5), "-05:00:00.000005"),
+    ],
+)
+def test_utc_offsets_of_seconds_and_microseconds_are_kept(
+    offset: dt.timedelta, written: str
+) -> None:
+    zone = dt.timezone(offset)
+    item = PhotoContent(taken_at=dt.datetime(2024, 1, 2, tzinfo=zone), alarm=dt.time(3, tzinfo=zone))
+    assert to_dict(item) == {
+        "type": "x_pf_photo",
+        "taken_at": f"2024-01-02T00:00:00{written}",
+        "alarm": f"03:00:00{written}",
+    }
+    read = from_dict(to_dict(item), PhotoContent)
+    assert read == item
+    assert read.taken_at.utcoffset() == offset
+    assert read.alarm.utcoffset() == offset
+
+
 # --- what each type is written as ---------------------------------------------------------------
 
 WRITTEN = [

@@ -124,7 +124,7 @@ def test_new_history_holds_the_given_list():
     messages = [ChatMessageContent("user", "hi")]
     made = new_history(messages)
     assert type(made) is ChatHistory
-    assert made.messages is messages
+    assert made._messages is messages  # until ``messages`` is read (see test_history.py)
     assert made == ChatHistory(messages)
     assert repr(made) == repr(ChatHistory(messages))
 

@@ -31,6 +31,11 @@ reveal_type(history[0])
 reveal_type(collection[1:])
 reveal_type(ChatMessageContent("user").images)
 wrong: TextContent | None = collection.first(ImageContent)
+from semantic_chat.serialization import from_json
+reveal_type(from_json("{}", ChatHistory))
+reveal_type(from_json("{}"))
+reveal_type(history.messages)
+history.messages = [ChatMessageContent("user")]
 """
 
 
@@ -93,6 +98,26 @@ def test_message_view_reveals_a_typed_list(mypy_output):
 
 def test_typed_access_is_checked_not_any(mypy_output):
     assert re.search(r"user_code\.py:17: error: Incompatible types in assignment", mypy_output)
+
+
+def test_from_json_with_a_class_reveals_the_class(mypy_output):
+    assert _revealed(mypy_output, 19) == "semantic_chat.history.ChatHistory"
+
+
+def test_from_json_without_a_class_reveals_a_union(mypy_output):
+    assert _revealed(mypy_output, 20) in (
+        "semantic_chat.history.ChatHistory | semantic_chat.message.ChatMessageContent"
+        " | semantic_chat.contents.base.KernelContent",
+        "Union[semantic_chat.history.ChatHistory, semantic_chat.message.ChatMessageContent,"
+        " semantic_chat.contents.base.KernelContent]",
+    )
+
+
+def test_history_messages_reveals_a_list_of_messages(mypy_output):
+    assert re.fullmatch(
+        r"(builtins\.)?list\[semantic_chat\.message\.ChatMessageContent\]",
+        _revealed(mypy_output, 21),
+    )
 
 
 def test_no_other_errors(mypy_output):

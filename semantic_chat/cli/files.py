@@ -10,14 +10,12 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
-import stat
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
-from .. import jsoncodec
+from .. import atomic, jsoncodec
 from ..errors import SerializationError
 
 __all__ = [
@@ -147,7 +145,7 @@ def atomic_output(target: Path | None) -> Iterator[IO[bytes]]:
 
     A file is written to a hidden temporary file in the target's directory, which replaces
     the target only once everything is written; on any error or interrupt it is removed, so
-    the target is either untouched or complete.
+    the target is either untouched or complete (`semantic_chat.atomic`, as `ChatHistory.save`).
 
     Raises:
         CommandError: the temporary file cannot be created or renamed (status 1).
@@ -157,36 +155,18 @@ def atomic_output(target: Path | None) -> Iterator[IO[bytes]]:
         sys.stdout.buffer.flush()
         return
     try:
-        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed or removed below
-            dir=target.parent, prefix=f".{target.name}.", suffix=".part", delete=False
-        )
+        handle = atomic.temporary_beside(target)
     except OSError as error:
         raise CommandError(f"{target}: cannot write: {error.strerror or error}") from None
     try:
         yield handle
         try:
-            handle.flush()
-            os.fsync(handle.fileno())
-            handle.close()
-            os.chmod(handle.name, _mode_for(target))
-            os.replace(handle.name, target)
+            atomic.commit(handle, target)
         except OSError as error:
             raise CommandError(f"{target}: cannot write: {error.strerror or error}") from None
     except BaseException:
-        handle.close()
-        with contextlib.suppress(OSError):
-            os.unlink(handle.name)
+        atomic.discard(handle)
         raise
-
-
-def _mode_for(target: Path) -> int:
-    """The permissions a new file would get (or the target's own, when it exists)."""
-    try:
-        return stat.S_IMODE(target.stat().st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
 
 
 class Progress:

@@ -16,16 +16,21 @@ is a `SerializationError` whose message starts with the location
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar, overload
 
 import cattrs
 
 from .. import jsoncodec
+from ..contents import KernelContent
+from ..errors import SerializationError, describe_type
+from ..history import ChatHistory
+from ..message import ChatMessageContent
 from .hooks import FORMAT_VERSION, ConverterHooks
 from .locate import locate_error
 
 __all__ = [
     "FORMAT_VERSION",
+    "Document",
     "configure_converter",
     "converter",
     "from_dict",
@@ -36,6 +41,11 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
+
+Document: TypeAlias = ChatHistory | ChatMessageContent | KernelContent
+"""What `from_json` and `from_dict` return without a class: a history, a message or an item."""
+
+_DOCUMENT_KINDS = 'a history ("version"), a message ("role") or an item ("type")'
 
 
 def configure_converter(converter: cattrs.Converter, *, strict: bool = False) -> None:
@@ -79,21 +89,51 @@ def to_dict(obj: Any) -> Any:
     return converter.unstructure(obj)
 
 
-def from_dict(data: Any, cls: type[_T], *, strict: bool = False) -> _T:
+@overload
+def from_dict(data: Any, cls: type[_T], *, strict: bool = False) -> _T: ...
+@overload
+def from_dict(data: Any, cls: None = None, *, strict: bool = False) -> Document: ...
+def from_dict(data: Any, cls: type[Any] | None = None, *, strict: bool = False) -> Any:
     """Build a model object of type ``cls`` from what `to_dict` returned.
+
+    Without ``cls``, the object is whatever ``data`` holds, told by its keys: a history has
+    ``"version"`` (and ``"messages"``), a message ``"role"``, an item ``"type"``. An item is
+    recognized first (only items have ``"type"``), then a history, then a message.
 
     Nested lists and dicts inside metadata and JSON results may be shared with ``data``.
 
     Raises:
-        SerializationError: the data does not describe a ``cls``; the message starts with the
-            location, e.g. ``messages[3].items[1].data: invalid base64 ...``.
+        SerializationError: the data does not describe a ``cls`` (or, without ``cls``, a
+            history, a message or an item); the message starts with the location, e.g.
+            ``messages[3].items[1].data: invalid base64 ...``.
         UnknownContentTypeError: with ``strict``, an item or message label nobody registered.
         UnsupportedVersionError: a history written by a newer version of the format.
     """
+    if cls is None:
+        cls = _kind_of(data)
     try:
         return _converter_for(strict).structure(data, cls)
     except Exception as error:
         raise locate_error(error) from None
+
+
+def _kind_of(data: Any) -> type[Any]:
+    """The class of model object ``data`` describes, by its keys.
+
+    Raises:
+        SerializationError: ``data`` is not an object, or has none of the telling keys.
+    """
+    if type(data) is dict:
+        if "type" in data:
+            return KernelContent
+        if "version" in data or "messages" in data:
+            return ChatHistory
+        if "role" in data:
+            return ChatMessageContent
+        got = "an object with none of these keys"
+    else:
+        got = describe_type(data)
+    raise SerializationError.mismatch("", _DOCUMENT_KINDS, got)
 
 
 def to_json(obj: Any, *, indent: int | None = None) -> str:
@@ -105,13 +145,28 @@ def to_json(obj: Any, *, indent: int | None = None) -> str:
     return jsoncodec.dumps(to_dict(obj), indent)
 
 
+@overload
 def from_json(
     text: str | bytes | bytearray | memoryview, cls: type[_T], *, strict: bool = False
-) -> _T:
+) -> _T: ...
+@overload
+def from_json(
+    text: str | bytes | bytearray | memoryview, cls: None = None, *, strict: bool = False
+) -> Document: ...
+def from_json(
+    text: str | bytes | bytearray | memoryview,
+    cls: type[Any] | None = None,
+    *,
+    strict: bool = False,
+) -> Any:
     """Build a model object of type ``cls`` from JSON text.
 
+    Without ``cls``, the object is whatever the document holds: a history, a message or an
+    item, told by its keys as `from_dict` does.
+
     Raises:
-        SerializationError: malformed JSON, or data that does not describe a ``cls``.
+        SerializationError: malformed JSON, or data that does not describe a ``cls`` (or,
+            without ``cls``, a history, a message or an item).
         UnknownContentTypeError: with ``strict``, an item or message label nobody registered.
         UnsupportedVersionError: a history written by a newer version of the format.
     """

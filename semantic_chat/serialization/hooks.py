@@ -402,14 +402,18 @@ class ConverterHooks:
         return overrides
 
     def write_history(self, history: ChatHistory) -> dict[str, Any]:
-        """Write a history as ``{"version": 1, "messages": [...]}``."""
+        """Write a history as ``{"version": 1, "messages": [...]}``.
+
+        Reads the history's slot, not its ``messages`` property, which would make the checked
+        list of a history a reader made.
+        """
         write = self.write_any_message
         try:  # one pass, looping in C; on an error, the located loop below (no side effects)
-            return {"version": FORMAT_VERSION, "messages": list(map(write, history.messages))}
+            return {"version": FORMAT_VERSION, "messages": list(map(write, history._messages))}
         except SemanticChatError:
             pass
         messages: list[dict[str, Any]] = []
-        for message in history.messages:
+        for message in history._messages:
             try:
                 messages.append(write(message))
             except SemanticChatError as error:

@@ -45,10 +45,11 @@ import decimal
 import enum
 import json
 import pathlib
+import re
 import typing
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import cattrs
@@ -115,7 +116,7 @@ def _write_isoformat(value: datetime.date | datetime.time) -> str:
 def _read_datetime(value: Any, _: Any) -> datetime.datetime:
     text = _text(value, "ISO 8601 datetime text")
     try:
-        return datetime.datetime.fromisoformat(text)
+        return _exact_offset(text, datetime.datetime.fromisoformat(text))
     except ValueError:
         raise SerializationError(f"{text!r} is not an ISO 8601 datetime") from None
 
@@ -127,7 +128,7 @@ def _read_date(value: Any, _: Any) -> datetime.date:
     except ValueError:
         pass
     try:  # a datetime held by a date field is written as the datetime
-        return datetime.datetime.fromisoformat(text)
+        return _exact_offset(text, datetime.datetime.fromisoformat(text))
     except ValueError:
         raise SerializationError(f"{text!r} is not an ISO 8601 date") from None
 
@@ -135,9 +136,29 @@ def _read_date(value: Any, _: Any) -> datetime.date:
 def _read_time(value: Any, _: Any) -> datetime.time:
     text = _text(value, "ISO 8601 time text")
     try:
-        return datetime.time.fromisoformat(text)
+        return _exact_offset(text, datetime.time.fromisoformat(text))
     except ValueError:
         raise SerializationError(f"{text!r} is not an ISO 8601 time") from None
+
+
+_T = TypeVar("_T", datetime.datetime, datetime.time)
+_SUBSECOND_OFFSET = re.compile(r"([+-])00:00:00\.(\d{6})\Z")
+
+
+def _exact_offset(text: str, value: _T) -> _T:
+    """Give back a UTC offset under one second that ``fromisoformat`` read as UTC.
+
+    CPython's ``fromisoformat`` reads ``+00:00:00.000001``, which ``isoformat`` writes for
+    such an offset, as ``+00:00``; larger offsets with microseconds are read right.
+    """
+    if text[-7:-6] != "." or value.utcoffset() != datetime.timedelta(0):
+        return value
+    tail = _SUBSECOND_OFFSET.search(text)
+    if tail is None:
+        return value
+    sign = -1 if tail.group(1) == "-" else 1
+    offset = datetime.timedelta(microseconds=sign * int(tail.group(2)))
+    return value.replace(tzinfo=datetime.timezone(offset))
 
 
 _TIME_READERS: dict[type, Callable[[Any, Any], Any]] = {
