@@ -14,14 +14,16 @@ import math
 import re
 from typing import Any
 
-from .errors import SerializationError, describe_type
+import numpy as np
+
+from .errors import InvalidTypeError, InvalidValueError, SerializationError, describe_type
 
 try:
     import orjson
 except ImportError:  # pragma: no cover - exercised by forcing the fallback in tests
     orjson = None  # type: ignore[assignment]
 
-__all__ = ["BACKEND", "dumps", "json_value", "loads", "use_backend"]
+__all__ = ["BACKEND", "dumps", "json_value", "loads", "model_json_value", "use_backend"]
 
 BACKEND: str = "orjson" if orjson is not None else "json"
 """The backend in use: ``"orjson"`` or ``"json"``."""
@@ -120,7 +122,9 @@ def json_value(value: Any, path: str) -> Any:
     """Return a copy of ``value`` after checking that it is a JSON value.
 
     JSON values are dicts with string keys, lists, strings, booleans, ``None``, integers
-    in the 64-bit range and finite floats.
+    in the 64-bit range and finite floats. numpy scalars and arrays are taken too and copied
+    as the numbers, booleans, strings and lists they hold (``.item()`` / ``.tolist()``), so
+    what a data pipeline hands over is written as JSON readers read it.
 
     Raises:
         SerializationError: a part of ``value`` is not JSON; the message names its path,
@@ -129,7 +133,24 @@ def json_value(value: Any, path: str) -> Any:
     try:
         return _copy_json(value)
     except _NotJSON:
-        raise _locate_not_json(value, path) from None
+        where, detail, _ = _locate_not_json(value, path)
+        raise SerializationError(detail, path=where) from None
+
+
+def model_json_value(value: Any, path: str) -> Any:
+    """`json_value` for values given to the model's constructors and setters.
+
+    Raises:
+        InvalidTypeError: a part of ``value`` is of a type JSON cannot hold (a ``datetime``,
+            a ``tuple``, a key that is not a ``str``); the message names its path.
+        InvalidValueError: a number JSON cannot hold (NaN, infinities, an integer outside
+            the 64-bit range).
+    """
+    try:
+        return _copy_json(value)
+    except _NotJSON:
+        where, detail, is_type = _locate_not_json(value, path)
+        raise (InvalidTypeError if is_type else InvalidValueError)(detail, path=where) from None
 
 
 class _NotJSON(Exception):
@@ -151,18 +172,29 @@ def _copy_json(value: Any) -> Any:
         return [_copy_json(item) for item in value]
     if (kind is int and _INT_MIN <= value <= _INT_MAX) or (kind is float and math.isfinite(value)):
         return value
+    if isinstance(value, (np.generic, np.ndarray)):
+        return _copy_json(_from_numpy(value))
     raise _NotJSON
 
 
-def _locate_not_json(value: Any, path: str) -> SerializationError:
+def _from_numpy(value: np.generic | np.ndarray[Any, Any]) -> Any:
+    """A numpy scalar or array as the plain Python value(s) it holds."""
+    return value.tolist() if isinstance(value, np.ndarray) else value.item()
+
+
+def _locate_not_json(value: Any, path: str) -> tuple[str, str, bool]:
+    """Find the first part of ``value`` that is not JSON: its path, why, and whether by type.
+
+    The flag is ``False`` when the type is right but the value is not (a number out of range).
+    """
     kind = type(value)
+    if isinstance(value, (np.generic, np.ndarray)):
+        return _locate_not_json(_from_numpy(value), path)
     if kind is dict:
         for key, item in value.items():
             if type(key) is not str:
-                return SerializationError(
-                    f"{describe_type(key)} key {key!r} is not a JSON object key (use str)",
-                    path=path,
-                )
+                detail = f"{describe_type(key)} key {key!r} is not a JSON object key (use str)"
+                return path, detail, True
             try:
                 _copy_json(item)
             except _NotJSON:
@@ -175,10 +207,10 @@ def _locate_not_json(value: Any, path: str) -> SerializationError:
             except _NotJSON:
                 return _locate_not_json(item, f"{path}[{index}]")
     elif kind is int:
-        return SerializationError("integer outside the 64-bit range JSON readers accept", path=path)
+        return path, "integer outside the 64-bit range JSON readers accept", False
     elif kind is float:
-        return SerializationError(f"{value} is not a JSON value", path=path)
-    return SerializationError(f"{describe_type(value)} is not a JSON value", path=path)
+        return path, f"{value} is not a JSON value", False
+    return path, f"{describe_type(value)} is not a JSON value", True
 
 
 def _orjson_float(match: re.Match[str]) -> str:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, ClassVar
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, TypeVar
 
 import attrs
 
@@ -20,22 +20,91 @@ from .contents import (
     TextContent,
 )
 from .contents.metadata import metadata_key, written_by_attrs
-from .errors import InvalidTypeError, RegistrationError
+from .errors import (
+    InvalidTypeError,
+    InvalidValueError,
+    RegistrationError,
+    SemanticChatError,
+    describe_type,
+)
 from .labels import AuthorRole, FinishReason, Label
 from .registry import TypeRegistry
 from .usage import Usage
+from .validation import check_metadata, check_optional_text
+
+_L = TypeVar("_L", bound=Label)
+_store = object.__setattr__
+_optional_text = check_optional_text
 
 __all__ = ["MESSAGE_TYPES", "ChatMessageContent"]
 
 
 def _as_collection(value: Iterable[Any] | None) -> ChatMessageContentItemCollection:
+    """Check and copy what was given as ``items``: a list (any iterable) of items, or None."""
     if value is None:
         return ChatMessageContentItemCollection._trusted([])
+    if type(value) is _ReadItems:
+        return ChatMessageContentItemCollection._trusted(value)
+    if isinstance(value, (str, bytes, bytearray, memoryview)):
+        raise InvalidTypeError(
+            f"expected a list of items, got {describe_type(value)}: "
+            "pass text or bytes as content= to have them converted",
+            path="items", expected="a list of items", got=describe_type(value),
+        )
+    if isinstance(value, KernelContent) or not isinstance(value, Iterable):
+        raise InvalidTypeError(
+            f"expected a list of items, got {describe_type(value)}: "
+            "pass [item] for one item, or content=",
+            path="items", expected="a list of items", got=describe_type(value),
+        )
     return ChatMessageContentItemCollection(value)
 
 
-def _as_finish_reason(value: str | None) -> FinishReason | None:
-    return None if value is None else FinishReason(value)
+def _as_finish_reason(value: Any) -> FinishReason | None:
+    if value is None or type(value) is FinishReason:
+        return value
+    return _label(FinishReason, value, "finish_reason")
+
+
+def _as_role(value: Any) -> AuthorRole:
+    if type(value) is AuthorRole:
+        return value
+    return _label(AuthorRole, value, "role")
+
+
+def _label(cls: type[_L], value: Any, field: str) -> _L:
+    """A label of ``cls`` made from ``value``, with an error that names the message's field."""
+    try:
+        return cls(value)
+    except SemanticChatError as error:
+        raise type(error)(
+            error.detail, path=field, expected=error.expected, got=error.got
+        ) from None
+
+
+def _as_usage(value: Any) -> Usage | None:
+    """``usage`` as stored: a `Usage`, or one built from a mapping of its fields."""
+    if value is None or type(value) is Usage:
+        return value
+    if isinstance(value, Usage):
+        return value
+    if isinstance(value, Mapping):
+        unknown = sorted(str(key) for key in value if key not in _USAGE_FIELDS)
+        if unknown:
+            raise InvalidValueError(
+                f"unknown token counts {', '.join(map(repr, unknown))}: "
+                f"a Usage has {', '.join(_USAGE_FIELDS)}",
+                path="usage",
+            )
+        try:
+            return Usage(**value)
+        except SemanticChatError as error:
+            raise error.at("usage") from None
+    raise InvalidTypeError.mismatch("usage", "a Usage, a dict of its fields, or None",
+                                    describe_type(value))
+
+
+_USAGE_FIELDS = tuple(field.name for field in attrs.fields(Usage))
 
 
 @attrs.define(
@@ -60,28 +129,20 @@ class ChatMessageContent:
     message_type: ClassVar[str] = "chat_message"
     """The label a subclass is written under in JSON; each subclass declares its own."""
 
-    _role: AuthorRole = attrs.field(alias="role", converter=AuthorRole)
+    _role: AuthorRole = attrs.field(alias="role", converter=_as_role)
     # The checked collection; or, in a message a reader made, a plain list of items it has
     # checked, which the ``items`` property turns into the collection on first use.
     _items: list[KernelContent] = attrs.field(
         alias="items", converter=_as_collection, factory=ChatMessageContentItemCollection
     )
 
-    name: str | None = None
-    """The author's name, for providers that tell participants of one role apart."""
-
-    id: str | None = None
-    """The provider's id of the message or response."""
-
+    _name: str | None = attrs.field(alias="name", default=None)
+    _id: str | None = attrs.field(alias="id", default=None)
     _finish_reason: FinishReason | None = attrs.field(
         alias="finish_reason", default=None, converter=_as_finish_reason
     )
-
-    usage: Usage | None = None
-    """Tokens the request used, when the message is a model's answer."""
-
-    model_id: str | None = None
-    """The model that wrote the message."""
+    _usage: Usage | None = attrs.field(alias="usage", default=None, converter=_as_usage)
+    _model_id: str | None = attrs.field(alias="model_id", default=None)
 
     # Made on first use, as on items: most messages never get metadata.
     _metadata: dict[str, Any] | None = attrs.field(
@@ -112,27 +173,36 @@ class ChatMessageContent:
                 raise InvalidTypeError(
                     "give content= or items=, not both", path=type(self).__name__
                 )
-            self._items = (
-                ChatMessageContentItemCollection._trusted(items)
-                if type(items) is _ReadItems
-                else ChatMessageContentItemCollection(items)
-            )
+            self._items = _as_collection(items)
         elif content is None:
             self._items = ChatMessageContentItemCollection._trusted([])
         else:
             self._items = ChatMessageContentItemCollection._trusted(to_items(content))
-        self._role = role if type(role) is AuthorRole else AuthorRole(role)
-        self.name = name
-        self.id = id
+        self._role = role if type(role) is AuthorRole else _as_role(role)
+        self._name = name if name is None or type(name) is str else _optional_text(name, "name")
+        self._id = id if id is None or type(id) is str else _optional_text(id, "id")
         self._finish_reason = (
             finish_reason
             if finish_reason is None or type(finish_reason) is FinishReason
-            else FinishReason(finish_reason)
+            else _as_finish_reason(finish_reason)
         )
-        self.usage = usage
-        self.model_id = model_id
-        self._metadata = dict(metadata) if metadata else None
+        self._usage = usage if usage is None or type(usage) is Usage else _as_usage(usage)
+        self._model_id = (
+            model_id
+            if model_id is None or type(model_id) is str
+            else _optional_text(model_id, "model_id")
+        )
+        self._metadata = None if metadata is None else check_metadata(metadata)
         self.inner_content = inner_content
+
+    def __attrs_post_init__(self) -> None:
+        """Check the fields a subclass's attrs-written ``__init__`` stored."""
+        for field in ("name", "id", "model_id"):
+            value = getattr(self, "_" + field)
+            if value is not None and type(value) is not str:
+                _store(self, "_" + field, _optional_text(value, field))
+        if self._metadata is not None:
+            _store(self, "_metadata", check_metadata(self._metadata))
 
     @classmethod
     def __attrs_init_subclass__(cls) -> None:
@@ -159,7 +229,7 @@ class ChatMessageContent:
 
     @role.setter
     def role(self, value: AuthorRole | str) -> None:
-        self._role = value if type(value) is AuthorRole else AuthorRole(value)
+        self._role = value if type(value) is AuthorRole else _as_role(value)
 
     @property
     def items(self) -> ChatMessageContentItemCollection:
@@ -173,20 +243,60 @@ class ChatMessageContent:
         return collection
 
     @items.setter
-    def items(self, value: Iterable[Any]) -> None:
-        self._items = ChatMessageContentItemCollection(value)
+    def items(self, value: Iterable[Any] | None) -> None:
+        self._items = _as_collection(value)
 
     @property
     def metadata(self) -> dict[str, Any]:
         """Provider details that no field models; JSON values only."""
         metadata = self._metadata
         if metadata is None:
-            metadata = self._metadata = {}
+            metadata = {}
+            _store(self, "_metadata", metadata)  # works on frozen subclasses too
         return metadata
 
     @metadata.setter
-    def metadata(self, value: dict[str, Any]) -> None:
-        self._metadata = value
+    def metadata(self, value: dict[str, Any] | None) -> None:
+        self._metadata = check_metadata(value)
+
+    @property
+    def name(self) -> str | None:
+        """The author's name, for providers that tell participants of one role apart."""
+        return self._name
+
+    @name.setter
+    def name(self, value: str | None) -> None:
+        self._name = _optional_text(value, "name")
+
+    @property
+    def id(self) -> str | None:
+        """The provider's id of the message or response."""
+        return self._id
+
+    @id.setter
+    def id(self, value: str | None) -> None:
+        self._id = _optional_text(value, "id")
+
+    @property
+    def usage(self) -> Usage | None:
+        """Tokens the request used, when the message is a model's answer.
+
+        A dict of `Usage` fields assigned to it becomes a `Usage`.
+        """
+        return self._usage
+
+    @usage.setter
+    def usage(self, value: Usage | Mapping[str, int] | None) -> None:
+        self._usage = _as_usage(value)
+
+    @property
+    def model_id(self) -> str | None:
+        """The model that wrote the message."""
+        return self._model_id
+
+    @model_id.setter
+    def model_id(self, value: str | None) -> None:
+        self._model_id = _optional_text(value, "model_id")
 
     @property
     def finish_reason(self) -> FinishReason | None:

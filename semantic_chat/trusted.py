@@ -43,7 +43,7 @@ _TOOL = AuthorRole.TOOL
 def new_text(text: str) -> TextContent:
     """A `TextContent` holding ``text`` (a ``str``), without metadata."""
     item: TextContent = _new(TextContent)
-    item.text = text
+    item._text = text
     item._metadata = None
     item.inner_content = None
     return item
@@ -54,10 +54,10 @@ def new_call(
 ) -> FunctionCallContent:
     """A `FunctionCallContent` without metadata; ``arguments`` as the reader found them."""
     item: FunctionCallContent = _new(FunctionCallContent)
-    item.id = call_id
-    item.name = name
-    item.arguments = arguments
-    item.index = index
+    item._id = call_id
+    item._name = name
+    item._arguments = arguments
+    item._index = index
     item._metadata = None
     item.inner_content = None
     return item
@@ -68,10 +68,10 @@ def new_result(
 ) -> FunctionResultContent:
     """A `FunctionResultContent` without metadata; ``result`` is stored as it is."""
     item: FunctionResultContent = _new(FunctionResultContent)
-    item.call_id = call_id
-    item.result = result
-    item.name = name
-    item.is_error = is_error
+    item._call_id = call_id
+    item._result = result
+    item._name = name
+    item._is_error = is_error
     item._metadata = None
     item.inner_content = None
     return item
@@ -83,10 +83,10 @@ def new_image(
     """An `ImageContent` without metadata or file id (see `new_binary`), in one call."""
     item: ImageContent = _new(ImageContent)
     item._data = payload
-    item.mime_type = mime_type
-    item.uri = uri
-    item.file_id = None
-    item.detail = detail
+    item._mime_type = mime_type
+    item._uri = uri
+    item._file_id = None
+    item._detail = detail
     item._metadata = None
     item.inner_content = None
     return item
@@ -103,13 +103,14 @@ def new_binary(  # noqa: PLR0917 - positional: called per item read
     """A built-in binary item of ``cls`` without metadata or file id.
 
     ``payload`` is checked base64 text (kept undecoded until ``data`` is read), ``mime_type``
-    is normalized; ``extra`` names the class's own field (``detail``, ``filename``), if any.
+    is normalized; ``extra`` names the slot of the class's own field (``_detail``,
+    ``_filename``), if any.
     """
     item = _new(cls)
     item._data = payload
-    item.mime_type = mime_type
-    item.uri = uri
-    item.file_id = None
+    item._mime_type = mime_type
+    item._uri = uri
+    item._file_id = None
     if extra is not None:
         _set(item, extra, value)
     item._metadata = None
@@ -135,11 +136,11 @@ def new_message(  # noqa: PLR0917 - positional: called per message read
     message: ChatMessageContent = _new(ChatMessageContent)
     message._role = role
     message._items = items
-    message.name = name
-    message.id = message_id
+    message._name = name
+    message._id = message_id
     message._finish_reason = finish_reason
-    message.usage = None
-    message.model_id = model_id
+    message._usage = None
+    message._model_id = model_id
     message._metadata = metadata
     message.inner_content = None
     return message
@@ -148,18 +149,18 @@ def new_message(  # noqa: PLR0917 - positional: called per message read
 def new_text_message(role: AuthorRole, text: str) -> ChatMessageContent:
     """A message of one `TextContent` and nothing else, the commonest message, in one call."""
     item: TextContent = _new(TextContent)
-    item.text = text
+    item._text = text
     item._metadata = None
     item.inner_content = None
     items: list[KernelContent] = [item]
     message: ChatMessageContent = _new(ChatMessageContent)
     message._role = role
     message._items = items
-    message.name = None
-    message.id = None
+    message._name = None
+    message._id = None
     message._finish_reason = None
-    message.usage = None
-    message.model_id = None
+    message._usage = None
+    message._model_id = None
     message._metadata = None
     message.inner_content = None
     return message
@@ -179,21 +180,21 @@ def new_history(messages: list[ChatMessageContent]) -> ChatHistory:
 def new_tool_message(call_id: str, result: Any, name: str | None) -> ChatMessageContent:
     """A tool message of one function result (no error, no metadata), in one call."""
     item: FunctionResultContent = _new(FunctionResultContent)
-    item.call_id = call_id
-    item.result = result
-    item.name = name
-    item.is_error = False
+    item._call_id = call_id
+    item._result = result
+    item._name = name
+    item._is_error = False
     item._metadata = None
     item.inner_content = None
     items: list[KernelContent] = [item]
     message: ChatMessageContent = _new(ChatMessageContent)
     message._role = _TOOL
     message._items = items
-    message.name = None
-    message.id = None
+    message._name = None
+    message._id = None
     message._finish_reason = None
-    message.usage = None
-    message.model_id = None
+    message._usage = None
+    message._model_id = None
     message._metadata = None
     message.inner_content = None
     return message

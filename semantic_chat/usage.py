@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
+
+from .errors import InvalidTypeError, describe_type
 
 __all__ = ["Usage"]
 
@@ -15,27 +19,45 @@ def _add_optional(left: int | None, right: int | None) -> int | None:
     return left + right
 
 
-@attrs.define(slots=True, weakref_slot=False)
+def _count(_: Any, field: attrs.Attribute[int], value: Any) -> None:
+    if type(value) is not int:
+        raise InvalidTypeError.mismatch(field.name, "an int", describe_type(value))
+
+
+def _optional_count(_: Any, field: attrs.Attribute[int | None], value: Any) -> None:
+    if value is not None and type(value) is not int:
+        raise InvalidTypeError.mismatch(field.name, "an int or None", describe_type(value))
+
+
+@attrs.define(slots=True, weakref_slot=False, on_setattr=attrs.setters.validate)
 class Usage:
     """Tokens a request used; adds with ``+`` (and ``sum``) to total several requests.
 
     ``cached_tokens`` and ``reasoning_tokens`` are ``None`` when the provider did not report
     them, which is not the same as reporting zero; adding keeps that difference.
+
+    Raises:
+        InvalidTypeError: a count that is not an ``int`` (a numpy integer too: convert it
+            with ``int()``), when built or assigned.
     """
 
-    prompt_tokens: int = 0
+    prompt_tokens: int = attrs.field(default=0, validator=_count)
     """Tokens in the input."""
 
-    completion_tokens: int = 0
+    completion_tokens: int = attrs.field(default=0, validator=_count)
     """Tokens in the output, reasoning included."""
 
-    total_tokens: int = 0
+    total_tokens: int = attrs.field(default=0, validator=_count)
     """Input and output tokens together, as the provider counts them."""
 
-    cached_tokens: int | None = None
+    cached_tokens: int | None = attrs.field(
+        default=None, validator=_optional_count
+    )
     """Input tokens served from the provider's prompt cache."""
 
-    reasoning_tokens: int | None = None
+    reasoning_tokens: int | None = attrs.field(
+        default=None, validator=_optional_count
+    )
     """Output tokens spent on reasoning."""
 
     def __add__(self, other: Usage) -> Usage:

@@ -419,7 +419,7 @@ def test_blank_role_is_refused():
 
 
 def test_missing_role_is_refused():
-    with pytest.raises(InvalidTypeError, match=r"^AuthorRole: expected a str, got NoneType$"):
+    with pytest.raises(InvalidTypeError, match=r"^role: expected a str, got NoneType$"):
         ChatMessageContent(None)  # type: ignore[arg-type]
 
 

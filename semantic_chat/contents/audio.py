@@ -59,3 +59,10 @@ class AudioContent(BinaryContent):
         if payload is None or sniff_mime_type(payload[:16]) != "audio/wav":
             return None
         return wav_info(payload).duration
+
+    def _details(self) -> list[str]:
+        try:
+            duration = self.duration
+        except ValueError:  # a damaged header: say nothing of the length
+            return []
+        return [] if duration is None else [f"{duration:.2f} s"]

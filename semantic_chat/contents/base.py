@@ -9,7 +9,14 @@ consequences for subclass authors:
 - decorate every subclass with ``@attrs.define`` (or ``attrs.frozen``); a plain subclass is
   not registered, and writing it to JSON raises;
 - a subclass that defines its own ``__attrs_init_subclass__`` must call
-  ``super().__attrs_init_subclass__()`` or it will not be registered.
+  ``super().__attrs_init_subclass__()`` or it will not be registered;
+- a subclass that defines its own ``__attrs_post_init__`` must call
+  ``super().__attrs_post_init__()``, which checks the inherited fields.
+
+Fields are checked when an item is built and when a field is assigned: the public name of each
+built-in field is a property over a private slot (``text`` over ``_text``) whose setter checks
+the value, and ``__attrs_post_init__`` checks what the constructor stored. Frozen subclasses
+(``@attrs.frozen``) work: the checks store through ``object.__setattr__``.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import attrs
 from ..errors import RegistrationError
 from ..labels import ContentType
 from ..registry import TypeRegistry
+from ..validation import check_metadata
 from .metadata import fields_repr, metadata_key, written_by_attrs
 
 __all__ = ["CONTENT_TYPES", "KernelContent"]
@@ -45,17 +53,23 @@ class KernelContent:
     inner_content: Any = attrs.field(default=None, kw_only=True, eq=False, repr=False)
     """The raw provider object this item was read from; never serialized or compared."""
 
+    def __attrs_post_init__(self) -> None:
+        """Check the metadata given to the constructor (subclasses check their own fields)."""
+        if self._metadata is not None:
+            _store(self, "_metadata", check_metadata(self._metadata))
+
     @property
     def metadata(self) -> dict[str, Any]:
         """Provider details that no field models; JSON values only."""
         metadata = self._metadata
         if metadata is None:
-            metadata = self._metadata = {}
+            metadata = {}
+            _store(self, "_metadata", metadata)  # works on frozen subclasses too
         return metadata
 
     @metadata.setter
-    def metadata(self, value: dict[str, Any]) -> None:
-        self._metadata = value
+    def metadata(self, value: dict[str, Any] | None) -> None:
+        self._metadata = check_metadata(value)
 
     def __repr__(self) -> str:
         """Show the fields by their constructor names, and the metadata when there is any."""
@@ -80,6 +94,10 @@ class KernelContent:
         if written_by_attrs(cls, "__repr__"):
             setattr(cls, "__repr__", KernelContent.__repr__)  # noqa: B010
         CONTENT_TYPES.register(label, cls)
+
+
+_store = object.__setattr__
+"""Store a field checked in ``__attrs_post_init__``, bypassing a frozen class's guard."""
 
 
 CONTENT_TYPES: TypeRegistry[ContentType, KernelContent] = TypeRegistry("content type")

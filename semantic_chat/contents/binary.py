@@ -25,7 +25,8 @@ from ..media import (
     sniff_mime_type,
     split_mime_type,
 )
-from .base import KernelContent
+from ..validation import check_optional_text
+from .base import KernelContent, _store
 
 __all__ = ["Base64Payload", "BinaryContent"]
 
@@ -98,50 +99,49 @@ class BinaryContent(KernelContent):
         eq=_payload_key,
         repr=_payload_repr,
     )
-    mime_type: str | None = None
-    """The media type, with any parameters (``audio/L16;rate=16000``)."""
-
-    uri: str | None = None
-    """Where the bytes live; never fetched by this library."""
-
-    file_id: str | None = None
-    """The id of a file uploaded to a provider."""
+    _mime_type: str | None = attrs.field(default=None, alias="mime_type")
+    _uri: str | None = attrs.field(default=None, alias="uri")
+    _file_id: str | None = attrs.field(default=None, alias="file_id")
 
     def __attrs_post_init__(self) -> None:
         payload = self._data
-        uri = self.uri
+        uri = self._uri
+        if uri is not None and type(uri) is not str:
+            uri = check_optional_text(uri, "uri")
+            _store(self, "_uri", uri)
+        if self._file_id is not None and type(self._file_id) is not str:
+            _store(self, "_file_id", check_optional_text(self._file_id, "file_id"))
+        if self._mime_type is not None and type(self._mime_type) is not str:
+            _store(self, "_mime_type", check_optional_text(self._mime_type, "mime_type"))
         if uri is not None and payload is None and uri[:5].lower() == "data:":
-            parsed = parse_data_uri(uri)
-            self._data = payload = parsed.data
-            self.uri = uri = None
-            if self.mime_type is None:
-                self.mime_type = _join_mime_type(parsed.mime_type, parsed.parameters)
-        sources = (payload is not None) + (uri is not None) + (self.file_id is not None)
+            parsed = _parse_data_uri(uri)
+            payload = parsed.data
+            _store(self, "_data", payload)
+            _store(self, "_uri", None)
+            uri = None
+            if self._mime_type is None:
+                _store(self, "_mime_type", _join_mime_type(parsed.mime_type, parsed.parameters))
+        sources = (payload is not None) + (uri is not None) + (self._file_id is not None)
         if sources != 1:
             raise InvalidValueError(
                 f"{type(self).__name__} needs exactly one of data, uri and file_id, "
                 f"got {'none' if sources == 0 else sources}",
                 expected="one source", got=str(sources),
             )
-        if self.mime_type is not None:
-            try:
-                self.mime_type = normalize_mime_type(self.mime_type)
-            except ValueError as error:
-                raise InvalidValueError(str(error), path="mime_type") from None
+        if self._mime_type is not None:
+            _store(self, "_mime_type", _normalized(self._mime_type))
         elif payload is not None:
-            head = decode_base64(payload[:_SNIFF_CHARS]) if isinstance(payload, str) else payload
-            sniffed = sniff_mime_type(head)
-            if sniffed is None:
-                raise InvalidValueError(
-                    f"cannot tell the media type of these {_payload_repr(payload)[1:-1]}: "
-                    "pass mime_type=",
-                    path="mime_type",
-                )
-            self.mime_type = sniffed
+            _store(self, "_mime_type", _sniffed(payload))
+        if self._metadata is not None:
+            super().__attrs_post_init__()
 
     @property
     def data(self) -> bytes | None:
-        """The bytes, or ``None`` when the item refers to them by ``uri`` or ``file_id``."""
+        """The bytes, or ``None`` when the item refers to them by ``uri`` or ``file_id``.
+
+        Assigning bytes makes them the item's source (any ``uri`` or ``file_id`` is dropped);
+        ``None`` is refused while data is the only source.
+        """
         payload = self._data
         if isinstance(payload, str):
             payload = decode_base64(payload)
@@ -150,7 +150,98 @@ class BinaryContent(KernelContent):
 
     @data.setter
     def data(self, value: bytes | None) -> None:
-        self._data = _to_payload(value)
+        payload = _to_payload(value)
+        if payload is None:
+            self._check_not_last("data")
+            self._data = None
+            return
+        mime_type = self._mime_type if self._mime_type is not None else _sniffed(payload)
+        self._data, self._uri, self._file_id, self._mime_type = payload, None, None, mime_type
+
+    @property
+    def mime_type(self) -> str | None:
+        """The media type, with any parameters (``audio/L16;rate=16000``).
+
+        Assigning ``None`` to an item with bytes sniffs the type again from the bytes.
+        """
+        return self._mime_type
+
+    @mime_type.setter
+    def mime_type(self, value: str | None) -> None:
+        value = check_optional_text(value, "mime_type")
+        if value is not None:
+            self._mime_type = _normalized(value)
+        elif self._data is not None:
+            self._mime_type = _sniffed(self._data)
+        else:
+            self._mime_type = None
+
+    @property
+    def uri(self) -> str | None:
+        """Where the bytes live; never fetched by this library.
+
+        Assigning a URI makes it the item's source (``data`` or ``file_id`` is dropped); a
+        ``data:`` URI is decoded into ``data`` and gives the media type.
+        """
+        return self._uri
+
+    @uri.setter
+    def uri(self, value: str | None) -> None:
+        value = check_optional_text(value, "uri")
+        if value is None:
+            self._check_not_last("uri")
+            self._uri = None
+        elif value[:5].lower() == "data:":
+            parsed = _parse_data_uri(value, "uri")
+            self._data, self._uri, self._file_id = parsed.data, None, None
+            self._mime_type = _normalized(_join_mime_type(parsed.mime_type, parsed.parameters))
+        else:
+            self._data, self._uri, self._file_id = None, value, None
+
+    @property
+    def file_id(self) -> str | None:
+        """The id of a file uploaded to a provider.
+
+        Assigning an id makes it the item's source (``data`` or ``uri`` is dropped).
+        """
+        return self._file_id
+
+    @file_id.setter
+    def file_id(self, value: str | None) -> None:
+        value = check_optional_text(value, "file_id")
+        if value is None:
+            self._check_not_last("file_id")
+            self._file_id = None
+        else:
+            self._data, self._uri, self._file_id = None, None, value
+
+    def _check_not_last(self, field: str) -> None:
+        """Refuse to take away the item's only source."""
+        others = (
+            (field != "data" and self._data is not None)
+            + (field != "uri" and self._uri is not None)
+            + (field != "file_id" and self._file_id is not None)
+        )
+        if not others:
+            raise InvalidValueError(
+                f"{type(self).__name__} needs one of data, uri and file_id: assign another "
+                "source instead of removing this one",
+                path=field, expected="one source", got="none",
+            )
+
+    def _details(self) -> list[str]:
+        """What `__str__` says of the bytes besides their type and size (kinds add to it)."""
+        return []
+
+    def __str__(self) -> str:
+        """The URI, or a short description: ``[image/png, 64x48, 2,609 bytes]``."""
+        if self._uri is not None:
+            return self._uri
+        mime_type = self._mime_type or "application/octet-stream"
+        if self._file_id is not None:
+            return f"[{mime_type}, file id {self._file_id}]"
+        payload = self.data or b""
+        return f"[{', '.join([mime_type, *self._details(), f'{len(payload):,} bytes'])}]"
 
     @property
     def base64(self) -> str | None:
@@ -195,8 +286,17 @@ class BinaryContent(KernelContent):
     def from_data_uri(cls: type[_B], text: str, **fields: Any) -> _B:
         """Build an item from an RFC 2397 ``data:`` URI; its parameters stay in ``mime_type``.
 
+        The URI is read leniently (see `semantic_chat.media.parse_data_uri`) and the media
+        type is kept exactly as written: its case, and its parameters in order and spelling,
+        bare tokens (``;utf8``), empty ones, ``name=`` and ``a=b=c`` included. So `data_uri`
+        writes the same header back, with the payload as base64:
+        ``data:text/plain;utf8,hello`` comes back as ``data:text/plain;utf8;base64,aGVsbG8=``.
+        A URI without a media type gets ``text/plain`` (RFC 2397).
+
         Raises:
-            ValueError: the text is not a valid data URI; the message says what is wrong.
+            InvalidTypeError: ``text`` is not a ``str``.
+            InvalidValueError: the text cannot be read as a data URI; the message says what is
+                wrong and where (the media type, which parameter, which base64 character).
         """
         parsed = parse_data_uri(text)
         mime_type = _join_mime_type(parsed.mime_type, parsed.parameters)
@@ -223,7 +323,8 @@ class BinaryContent(KernelContent):
                 raise InvalidValueError(
                     f"cannot tell the media type of {path}: pass mime_type=", path="mime_type"
                 )
-        if "filename" in attrs.fields_dict(cls) and "filename" not in fields:
+        takes_filename = any(field.alias == "filename" for field in attrs.fields(cls))
+        if takes_filename and "filename" not in fields:
             fields["filename"] = path.name
         return cls(data=data, mime_type=mime_type, **fields)
 
@@ -249,5 +350,35 @@ class BinaryContent(KernelContent):
         return payload
 
 
-def _join_mime_type(bare: str, parameters: tuple[tuple[str, str], ...]) -> str:
-    return ";".join([bare, *(f"{name}={value}" for name, value in parameters)])
+def _join_mime_type(bare: str, parameters: tuple[tuple[str, str | None], ...]) -> str:
+    """Write a parsed media type back as it was read (a ``None`` value is a bare token)."""
+    return ";".join(
+        [bare, *(name if value is None else f"{name}={value}" for name, value in parameters)]
+    )
+
+
+def _normalized(mime_type: str) -> str:
+    try:
+        return normalize_mime_type(mime_type)
+    except ValueError as error:
+        raise InvalidValueError(str(error), path="mime_type") from None
+
+
+def _sniffed(payload: bytes | str) -> str:
+    """The media type sniffed from a payload (base64 text is decoded only as far as needed)."""
+    head = decode_base64(payload[:_SNIFF_CHARS]) if isinstance(payload, str) else payload
+    sniffed = sniff_mime_type(head)
+    if sniffed is None:
+        raise InvalidValueError(
+            f"cannot tell the media type of these {_payload_repr(payload)[1:-1]}: "
+            "pass mime_type=",
+            path="mime_type",
+        )
+    return sniffed
+
+
+def _parse_data_uri(text: str, field: str = "uri") -> Any:
+    try:
+        return parse_data_uri(text)
+    except ValueError as error:
+        raise InvalidValueError(str(error), path=field) from None

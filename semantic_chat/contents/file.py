@@ -7,6 +7,8 @@ from typing import ClassVar
 import attrs
 
 from ..labels import ContentType
+from ..validation import check_optional_text
+from .base import _store
 from .binary import BinaryContent
 
 __all__ = ["FileContent"]
@@ -18,5 +20,18 @@ class FileContent(BinaryContent):
 
     content_type: ClassVar[ContentType] = ContentType.FILE
 
-    filename: str | None = None
-    """The file's name as shown to the model."""
+    _filename: str | None = attrs.field(default=None, alias="filename")
+
+    def __attrs_post_init__(self) -> None:
+        if self._filename is not None and type(self._filename) is not str:
+            _store(self, "_filename", check_optional_text(self._filename, "filename"))
+        super().__attrs_post_init__()
+
+    @property
+    def filename(self) -> str | None:
+        """The file's name as shown to the model."""
+        return self._filename
+
+    @filename.setter
+    def filename(self, value: str | None) -> None:
+        self._filename = check_optional_text(value, "filename")

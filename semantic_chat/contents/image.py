@@ -10,6 +10,8 @@ from numpy.typing import NDArray
 
 from ..labels import ContentType
 from ..media import decode_image, encode_png, image_size
+from ..validation import check_optional_text
+from .base import _store
 from .binary import BinaryContent
 
 __all__ = ["ImageContent"]
@@ -21,8 +23,28 @@ class ImageContent(BinaryContent):
 
     content_type: ClassVar[ContentType] = ContentType.IMAGE
 
-    detail: str | None = None
-    """How closely the model should look: ``"low"``, ``"high"`` or ``"auto"``."""
+    _detail: str | None = attrs.field(default=None, alias="detail")
+
+    def __attrs_post_init__(self) -> None:
+        if self._detail is not None and type(self._detail) is not str:
+            _store(self, "_detail", check_optional_text(self._detail, "detail"))
+        super().__attrs_post_init__()
+
+    @property
+    def detail(self) -> str | None:
+        """How closely the model should look: ``"low"``, ``"high"`` or ``"auto"``."""
+        return self._detail
+
+    @detail.setter
+    def detail(self, value: str | None) -> None:
+        self._detail = check_optional_text(value, "detail")
+
+    def _details(self) -> list[str]:
+        try:
+            size = self.size
+        except ValueError:  # a damaged header: say nothing of the size
+            return []
+        return [] if size is None else [f"{size[0]}x{size[1]}"]
 
     @classmethod
     def from_array(

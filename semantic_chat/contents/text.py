@@ -7,32 +7,69 @@ from typing import ClassVar
 import attrs
 
 from ..labels import ContentType
-from .base import KernelContent
+from ..validation import check_text
+from .base import KernelContent, _store
 
 __all__ = ["RefusalContent", "TextContent"]
 
 
 @attrs.define(slots=True, weakref_slot=False)
 class TextContent(KernelContent):
-    """A piece of text written by a person or a model."""
+    """A piece of text written by a person or a model.
+
+    Raises:
+        InvalidTypeError: ``text`` is not a string.
+    """
 
     content_type: ClassVar[ContentType] = ContentType.TEXT
 
-    text: str
-    """The text itself."""
+    _text: str = attrs.field(alias="text")
+
+    def __attrs_post_init__(self) -> None:
+        if type(self._text) is not str:
+            _store(self, "_text", check_text(self._text, "text"))
+        if self._metadata is not None:
+            super().__attrs_post_init__()
+
+    @property
+    def text(self) -> str:
+        """The text itself."""
+        return self._text
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self._text = check_text(value, "text")
 
     def __str__(self) -> str:
-        return self.text
+        return self._text
 
 
 @attrs.define(slots=True, weakref_slot=False)
 class RefusalContent(KernelContent):
-    """A model's stated refusal to answer, kept apart from its ordinary text."""
+    """A model's stated refusal to answer, kept apart from its ordinary text.
+
+    Raises:
+        InvalidTypeError: ``text`` is not a string.
+    """
 
     content_type: ClassVar[ContentType] = ContentType.REFUSAL
 
-    text: str
-    """The refusal as the model worded it."""
+    _text: str = attrs.field(alias="text")
+
+    def __attrs_post_init__(self) -> None:
+        if type(self._text) is not str:
+            _store(self, "_text", check_text(self._text, "text"))
+        if self._metadata is not None:
+            super().__attrs_post_init__()
+
+    @property
+    def text(self) -> str:
+        """The refusal as the model worded it."""
+        return self._text
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self._text = check_text(value, "text")
 
     def __str__(self) -> str:
-        return self.text
+        return self._text

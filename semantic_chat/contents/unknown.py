@@ -6,8 +6,10 @@ from typing import Any, ClassVar
 
 import attrs
 
+from ..errors import InvalidTypeError, InvalidValueError, describe_type
 from ..labels import ContentType
-from .base import KernelContent
+from ..validation import check_json, check_text
+from .base import CONTENT_TYPES, KernelContent, _store
 
 __all__ = ["UnknownContent"]
 
@@ -19,12 +21,65 @@ class UnknownContent(KernelContent):
     ``type`` is the label that was read and ``fields`` every other key exactly as it was read,
     so writing the item gives back the same JSON. It is registered under ``"unknown"`` so that
     an item written with that label also reads back as itself.
+
+    Raises:
+        InvalidTypeError: ``type`` is not a string or ``fields`` not a dict of JSON values.
+        InvalidValueError: ``type`` is blank or the label of a registered class (build that
+            class instead), or ``fields`` has a key the item itself is written with.
     """
 
     content_type: ClassVar[ContentType] = ContentType.UNKNOWN
 
-    type: str
-    """The type label as it was read."""
+    _type: str = attrs.field(alias="type")
+    _fields: dict[str, Any] = attrs.field(factory=dict, alias="fields")
 
-    fields: dict[str, Any] = attrs.field(factory=dict)
-    """Every other key of the item, as read."""
+    def __attrs_post_init__(self) -> None:
+        _store(self, "_type", _check_label(self._type))
+        _store(self, "_fields", _check_fields(self._fields))
+        super().__attrs_post_init__()
+
+    @property
+    def type(self) -> str:
+        """The type label as it was read."""
+        return self._type
+
+    @type.setter
+    def type(self, value: str) -> None:
+        self._type = _check_label(value)
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """Every other key of the item, as read."""
+        return self._fields
+
+    @fields.setter
+    def fields(self, value: dict[str, Any]) -> None:
+        self._fields = _check_fields(value)
+
+    def __str__(self) -> str:
+        return f"[{self._type}]"
+
+
+def _check_label(value: Any) -> str:
+    label = check_text(value, "type")
+    if not label.strip():
+        raise InvalidValueError("an item's type label must not be blank", path="type")
+    found = CONTENT_TYPES.get_class(label)
+    if found is not None and not issubclass(found, UnknownContent):
+        raise InvalidValueError(
+            f"{label!r} is the label of {found.__name__}: build a {found.__name__} instead",
+            path="type",
+        )
+    return label
+
+
+def _check_fields(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InvalidTypeError.mismatch("fields", "a dict", describe_type(value))
+    if "type" in value:
+        raise InvalidValueError(
+            "'type' would be read back as the item's own type label, not as a field",
+            path="fields['type']",
+        )
+    copied: dict[str, Any] = check_json(value, "fields")
+    return copied

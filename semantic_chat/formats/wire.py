@@ -18,7 +18,8 @@ from typing import Any, Literal, TypeVar
 
 from ..contents import BinaryContent, FunctionCallContent, KernelContent
 from ..contents.metadata import peek_metadata
-from ..errors import FormatError, UnsupportedContentError, describe_type
+from ..errors import FormatError, SerializationError, UnsupportedContentError, describe_type
+from ..jsoncodec import json_value
 from ..media import split_mime_type
 from ..message import ChatMessageContent
 from ..usage import Usage
@@ -29,6 +30,7 @@ __all__ = [
     "arguments_text",
     "as_plain",
     "binary_from_data_url",
+    "compact_json",
     "data_url",
     "get_hints",
     "read_parts",
@@ -149,7 +151,27 @@ def arguments_text(call: FunctionCallContent) -> str:
         return "{}"
     if isinstance(arguments, str):
         return arguments
-    return json.dumps(dict(arguments), ensure_ascii=False, separators=(",", ":"))
+    return compact_json(dict(arguments), "arguments")
+
+
+def compact_json(value: Any, path: str) -> str:
+    """A JSON value as compact text, the way the APIs show tool output and arguments.
+
+    numpy values are written as the numbers and lists they hold.
+
+    Raises:
+        FormatError: a part of ``value`` is not JSON (put into a dict after it was given to
+            an item); the message names its path under ``path``.
+    """
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        pass
+    try:
+        checked = json_value(value, path)
+    except SerializationError as error:
+        raise FormatError(error.detail, path=error.path) from None
+    return json.dumps(checked, ensure_ascii=False, separators=(",", ":"))
 
 
 def _caller_level() -> int:

@@ -194,6 +194,7 @@ def binary_reader(
     without metadata; every other shape, and every error, goes to the general reader.
     """
     keys = frozenset(("type", "data", "uri", "mime_type", *(() if extra is None else (extra,))))
+    slot = None if extra is None else "_" + extra
 
     def factory(general: Callable[[Any], Any]) -> Callable[[dict[str, Any]], Any]:
         def read(data: dict[str, Any]) -> Any:
@@ -204,7 +205,7 @@ def binary_reader(
                     mime_type = normalize_mime_type(mime_type)
                 except ValueError:
                     return general(data)
-                return new_binary(cls, payload, mime_type, None, extra, None)
+                return new_binary(cls, payload, mime_type, None, slot, None)
             uri = data.get("uri")
             value = None if extra is None else data.get(extra)
             if not keys.issuperset(data) or (value is not None and type(value) is not str):
@@ -223,7 +224,7 @@ def binary_reader(
                 return general(data)
             # The built-in binary classes convert ``_data`` in __init__ only, so the base64
             # text is stored as it is (the undecoded form of the payload).
-            return new_binary(cls, payload, mime_type, uri, extra, value)
+            return new_binary(cls, payload, mime_type, uri, slot, value)
 
         return read
 
@@ -246,7 +247,10 @@ def text_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]
     """Write a `TextContent` directly, as the generated writer would."""
 
     def write(item: TextContent) -> dict[str, Any]:
-        written: dict[str, Any] = {"type": "text", "text": item.text}
+        text = item._text
+        if type(text) is not str:
+            return general(item)  # type: ignore[no-any-return]  # it locates the error
+        written: dict[str, Any] = {"type": "text", "text": text}
         if item._metadata:
             written["metadata"] = json_value(item._metadata, "metadata")
         return written
@@ -258,29 +262,34 @@ def call_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]
     """Write a `FunctionCallContent` directly, as the generated writer would."""
 
     def write(item: FunctionCallContent) -> dict[str, Any]:
-        call_id, arguments = item.id, item.arguments
+        call_id, name, arguments, index = item._id, item._name, item._arguments, item._index
         if (  # the commonest shape, written in one go
-            call_id is not None
+            type(call_id) is str
+            and type(name) is str
             and type(arguments) is str
-            and item.index is None
+            and index is None
             and not item._metadata
         ):
-            return {
-                "type": "function_call", "id": call_id, "name": item.name, "arguments": arguments
-            }
+            return {"type": "function_call", "id": call_id, "name": name, "arguments": arguments}
+        if (
+            (call_id is not None and type(call_id) is not str)
+            or type(name) is not str
+            or (index is not None and type(index) is not int)
+            or (arguments is not None and type(arguments) not in (str, dict))
+        ):
+            return general(item)  # type: ignore[no-any-return]  # it locates the error
         written: dict[str, Any] = {"type": "function_call"}
-        if item.id is not None:
-            written["id"] = item.id
-        written["name"] = item.name
+        if call_id is not None:
+            written["id"] = call_id
+        written["name"] = name
         if item._metadata:
             written["metadata"] = json_value(item._metadata, "metadata")
-        if item.arguments is not None:
-            arguments = item.arguments
+        if arguments is not None:
             written["arguments"] = (
                 arguments if type(arguments) is str else json_value(arguments, "arguments")
             )
-        if item.index is not None:
-            written["index"] = item.index
+        if index is not None:
+            written["index"] = index
         return written
 
     return write
@@ -290,26 +299,32 @@ def result_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, An
     """Write a `FunctionResultContent` with a JSON result directly; others with ``general``."""
 
     def write(item: FunctionResultContent) -> dict[str, Any]:
-        result = item.result
+        result = item._result
         if type(result) is list and result and isinstance(result[0], KernelContent):
             return general(item)  # type: ignore[no-any-return]  # items: written as result_items
-        call_id, name = item.call_id, item.name
+        call_id, name, is_error = item._call_id, item._name, item._is_error
         if (  # the commonest shape, written in one go
-            call_id is not None
-            and name is not None
+            type(call_id) is str
+            and type(name) is str
             and type(result) is str
-            and not item.is_error
+            and is_error is False
             and not item._metadata
         ):
             return {"type": "function_result", "call_id": call_id, "name": name, "result": result}
+        if (
+            (call_id is not None and type(call_id) is not str)
+            or (name is not None and type(name) is not str)
+            or type(is_error) is not bool
+        ):
+            return general(item)  # type: ignore[no-any-return]  # it locates the error
         written: dict[str, Any] = {"type": "function_result"}
-        if item.call_id is not None:
-            written["call_id"] = item.call_id
+        if call_id is not None:
+            written["call_id"] = call_id
         if item._metadata:
             written["metadata"] = json_value(item._metadata, "metadata")
-        if item.name is not None:
-            written["name"] = item.name
-        if item.is_error:
+        if name is not None:
+            written["name"] = name
+        if is_error:
             written["is_error"] = True
         if result is not None:
             written["result"] = result if type(result) is str else json_value(result, "result")
@@ -322,25 +337,33 @@ def binary_writer(
     label: str, extra: str | None
 ) -> Callable[[Callable[[Any], Any]], Callable[[Any], dict[str, Any]]]:
     """Make the factory of a direct writer for a binary class, whose own field is ``extra``."""
+    slot = None if extra is None else "_" + extra
 
     def factory(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]]:
         def write(item: BinaryContent) -> dict[str, Any]:
+            payload, mime_type, uri, file_id = item._data, item._mime_type, item._uri, item._file_id
+            value = None if slot is None else getattr(item, slot)
+            if (  # exactly one source, and text (or bytes) in every field
+                (payload is not None) + (uri is not None) + (file_id is not None) != 1
+                or (mime_type is not None and type(mime_type) is not str)
+                or (uri is not None and type(uri) is not str)
+                or (file_id is not None and type(file_id) is not str)
+                or (value is not None and type(value) is not str)
+            ):
+                return general(item)  # type: ignore[no-any-return]  # it locates the error
             written: dict[str, Any] = {"type": label}
             if item._metadata:
                 written["metadata"] = json_value(item._metadata, "metadata")
-            payload = item._data
             if payload is not None:
                 written["data"] = payload if isinstance(payload, str) else encode_base64(payload)
-            if item.mime_type is not None:
-                written["mime_type"] = item.mime_type
-            if item.uri is not None:
-                written["uri"] = item.uri
-            if item.file_id is not None:
-                written["file_id"] = item.file_id
-            if extra is not None:
-                value = getattr(item, extra)
-                if value is not None:
-                    written[extra] = value
+            if mime_type is not None:
+                written["mime_type"] = mime_type
+            if uri is not None:
+                written["uri"] = uri
+            if file_id is not None:
+                written["file_id"] = file_id
+            if value is not None:
+                written[extra] = value  # type: ignore[index]
             return written
 
         return write
@@ -373,30 +396,47 @@ def message_writer(
     """
 
     def write(message: ChatMessageContent) -> dict[str, Any]:
-        if type(message) is not ChatMessageContent or message.usage is not None:
+        if type(message) is not ChatMessageContent or message._usage is not None:
             return general(message)
-        written: dict[str, Any] = {"role": PLAIN_TEXT[message._role]}
+        role, name, message_id, model_id = (
+            message._role, message._name, message._id, message._model_id
+        )
+        if (
+            type(role) is not AuthorRole
+            or (name is not None and type(name) is not str)
+            or (message_id is not None and type(message_id) is not str)
+            or (model_id is not None and type(model_id) is not str)
+        ):
+            return general(message)  # it locates the error
+        written: dict[str, Any] = {"role": PLAIN_TEXT[role]}
         items = message._items
         if items:
             try:
                 if len(items) == 1:  # most messages hold one item: no comprehension
                     (item,) = items  # unpacking, not the collection's Python __getitem__
-                    if type(item) is TextContent and not item._metadata:  # the commonest
-                        written["items"] = [{"type": "text", "text": item.text}]
+                    if (  # the commonest
+                        type(item) is TextContent
+                        and type(item._text) is str
+                        and not item._metadata
+                    ):
+                        written["items"] = [{"type": "text", "text": item._text}]
                     else:
                         written["items"] = [writers[type(item)](item)]
                 else:
                     written["items"] = [writers[type(item)](item) for item in items]
             except Exception:  # an unseen class, or an error the general path locates
                 return general(message)
-        if message.name is not None:
-            written["name"] = message.name
-        if message.id is not None:
-            written["id"] = message.id
-        if message._finish_reason is not None:
-            written["finish_reason"] = PLAIN_TEXT[message._finish_reason]
-        if message.model_id is not None:
-            written["model_id"] = message.model_id
+        if name is not None:
+            written["name"] = name
+        if message_id is not None:
+            written["id"] = message_id
+        finish_reason = message._finish_reason
+        if finish_reason is not None:
+            if type(finish_reason) is not FinishReason:
+                return general(message)
+            written["finish_reason"] = PLAIN_TEXT[finish_reason]
+        if model_id is not None:
+            written["model_id"] = model_id
         if message._metadata:
             written["metadata"] = json_value(message._metadata, "metadata")
         return written

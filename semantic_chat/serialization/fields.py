@@ -18,14 +18,16 @@ from ..errors import (
     SerializationError,
     describe_type,
 )
-from ..labels import Label
+from ..labels import AuthorRole, FinishReason, Label
 from ..media import check_base64, encode_base64
 from ..message import ChatMessageContent
+from ..validation import annotation_text
 
 __all__ = [
     "ACCEPTED_PRIMITIVES",
     "Hook",
     "checked",
+    "checked_writer",
     "drop_empty_metadata",
     "finite_float_writer",
     "holds_float",
@@ -88,6 +90,46 @@ def finite_float_writer(field: str) -> Callable[[Any], Any]:
         if type(value) is float and not math.isfinite(value):
             raise SerializationError(f"{value} is not a JSON value", path=field)
         return value
+
+    return write
+
+
+_WRITTEN_PRIMITIVES: dict[str, tuple[tuple[type, ...], str]] = {
+    "str": ((str,), "a str"),
+    "str | None": ((str, type(None)), "a str or None"),
+    "int": ((int,), "an int"),
+    "int | None": ((int, type(None)), "an int or None"),
+    "bool": ((bool,), "a bool"),
+    "AuthorRole": ((AuthorRole,), "an AuthorRole"),
+    "FinishReason | None": ((FinishReason, type(None)), "a FinishReason or None"),
+}
+
+
+def checked_writer(annotation: Any, field: str) -> Callable[[Any], Any] | None:
+    """A writer that checks a field's value has its declared type, or ``None`` for other types.
+
+    The model's setters check every value, so this only catches an object broken by hand
+    (``object.__setattr__``), which must not be written as something no reader accepts.
+    """
+    text = annotation if isinstance(annotation, str) else annotation_text(annotation)
+    found = _WRITTEN_PRIMITIVES.get(text)
+    if found is None:
+        return None
+    accepted, expected = found
+    if issubclass(accepted[0], Label):  # written as its plain text
+
+        def write_label(value: Any) -> Any:
+            if value is None or type(value) is accepted[0]:
+                return value if value is None else str.__str__(value)
+            raise SerializationError.mismatch(field, expected, describe_type(value))
+
+        return write_label
+    exact = accepted[0] in (str, int, bool)  # bool is an int, and labels are str: no subclasses
+
+    def write(value: Any) -> Any:
+        if type(value) in accepted if exact else isinstance(value, accepted):
+            return value
+        raise SerializationError.mismatch(field, expected, describe_type(value))
 
     return write
 

@@ -41,6 +41,7 @@ from .fields import (
     ACCEPTED_PRIMITIVES,
     Hook,
     checked,
+    checked_writer,
     drop_empty_metadata,
     finite_float_writer,
     holds_float,
@@ -262,7 +263,7 @@ class ConverterHooks:
             name, alias = field.name, field.alias
             if name == "inner_content":
                 continue
-            if issubclass(cls, FunctionResultContent) and name == "result":
+            if issubclass(cls, FunctionResultContent) and name == "_result":
                 overrides[name] = override(omit=True)
             elif issubclass(cls, BinaryContent) and name == "_data":
                 hook = write_payload if writing else read_payload
@@ -272,6 +273,8 @@ class ConverterHooks:
                 overrides[name] = hook_override(writing, hook)
             elif writing and holds_float(field.type):
                 overrides[name] = override(unstruct_hook=finite_float_writer(alias or name))
+            elif writing and (check := checked_writer(field.type, alias or name)) is not None:
+                overrides[name] = override(unstruct_hook=check)
         return overrides
 
     def _write_result(self, item: FunctionResultContent, written: dict[str, Any]) -> None:
@@ -396,10 +399,22 @@ class ConverterHooks:
             else override(struct_hook=self.read_items_hook),
         }
         for field in attrs.fields(cls):
-            if field.name not in overrides and holds_json(field.type):
+            if field.name in overrides:
+                continue
+            if holds_json(field.type):
                 hook = json_hook(field.alias, writing, field.type)
                 overrides[field.name] = hook_override(writing, hook)
+            elif writing and field.name == "_usage":
+                overrides[field.name] = override(unstruct_hook=self._write_usage)
+            elif writing and (check := checked_writer(field.type, field.alias)) is not None:
+                overrides[field.name] = override(unstruct_hook=check)
         return overrides
+
+    def _write_usage(self, usage: Any) -> Any:
+        """Write a message's usage, refusing anything but a `Usage` (an object broken by hand)."""
+        if not isinstance(usage, Usage):
+            raise SerializationError.mismatch("usage", "a Usage or None", describe_type(usage))
+        return self.converter.unstructure(usage, Usage)
 
     def write_history(self, history: ChatHistory) -> dict[str, Any]:
         """Write a history as ``{"version": 1, "messages": [...]}``.

@@ -55,9 +55,13 @@ def test_json_string_with_odd_spacing_is_kept_identical():
     assert FunctionCallContent("c1", "f", text).arguments == text
 
 
-def test_mapping_arguments_stay_the_same_mapping():
+def test_mapping_arguments_are_an_equal_copy_never_the_callers_dict():
     arguments = {"city": "Oslo"}
-    assert FunctionCallContent("c1", "f", arguments).arguments is arguments
+    call = FunctionCallContent("c1", "f", arguments)
+    assert call.arguments == {"city": "Oslo"}
+    assert call.arguments is not arguments
+    arguments["city"] = "Bergen"
+    assert call.arguments == {"city": "Oslo"}
 
 
 @pytest.mark.parametrize("name", ["search-web", "plugin-search_web", "a.b.c", "my-plugin.do-it"])
@@ -198,7 +202,8 @@ def test_to_result_error():
 def test_to_result_keeps_a_dict_value_as_is():
     value = {"temp": 21.5, "unit": "C"}
     result = FunctionCallContent("c1", "f").to_result(value)
-    assert result.result is value
+    assert result.result == {"temp": 21.5, "unit": "C"}
+    assert result.result is not value  # a checked copy
 
 
 def test_to_result_of_call_without_id():

@@ -38,13 +38,16 @@ def test_content_type():
 def test_dict_result_is_kept_as_is():
     value = {"temp": 21.5, "tags": ["a", None], "ok": True}
     result = FunctionResultContent("c1", value)
-    assert result.result is value
+    assert result.result is not value  # a checked copy: later changes to value do not leak in
+    value["ok"] = False
     assert result.result == {"temp": 21.5, "tags": ["a", None], "ok": True}
 
 
 def test_list_result_is_kept_as_is():
     value = [1, "two", {"three": 3}]
-    assert FunctionResultContent("c1", value).result is value
+    result = FunctionResultContent("c1", value)
+    assert result.result == [1, "two", {"three": 3}]
+    assert result.result is not value
 
 
 def test_list_of_items_result_is_kept():

@@ -28,9 +28,11 @@ def test_type_is_required():
         UnknownContent()  # type: ignore[call-arg]
 
 
-def test_fields_are_kept_by_identity():
+def test_fields_are_kept_as_a_checked_copy():
     fields = {"x": {"y": [1, 2]}}
-    assert UnknownContent("t", fields).fields is fields
+    item = UnknownContent("t", fields)
+    assert item.fields == {"x": {"y": [1, 2]}}
+    assert item.fields is not fields
 
 
 def test_type_keeps_its_case():

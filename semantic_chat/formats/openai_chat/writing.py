@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -19,9 +18,11 @@ from ...contents import (
 from ...errors import FormatError
 from ...labels import PLAIN_TEXT
 from ...message import ChatMessageContent
+from ...validation import check_stored
 from ..wire import (
     OnUnsupported,
     arguments_text,
+    compact_json,
     data_url,
     get_hints,
     unsupported,
@@ -82,11 +83,19 @@ def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None:
         if (
             type(result) is not FunctionResultContent
             or result._metadata
-            or type(result.result) is not str
-            or result.call_id is None
+            or type(result._call_id) is not str
+            or result._is_error is not False
         ):
             return None
-        return {"role": "tool", "tool_call_id": result.call_id, "content": result.result}
+        content = result._result
+        if type(content) is not str:
+            if type(content) is not dict:  # a list may hold items: the general writer
+                return None
+            try:
+                content = compact_json(content, "result")
+            except FormatError:
+                return None  # the general writer locates it in the history
+        return {"role": "tool", "tool_call_id": result._call_id, "content": content}
     if role not in PLAIN_ROLES:
         return None
     texts: list[str] = []
@@ -96,16 +105,18 @@ def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None:
         if item._metadata:
             return None
         if type(item) is TextContent:
-            if calls:
+            text = item._text
+            if calls or type(text) is not str:
                 return None  # text after a call: the general writer keeps the order rule
-            texts.append(item.text)
+            texts.append(text)
             if media is not None:
-                media.append({"type": "text", "text": item.text})
+                media.append({"type": "text", "text": text})
         elif type(item) is FunctionCallContent and role == "assistant":
-            if item.id is None or type(item.arguments) is not str:
+            call_id, name, arguments = item._id, item._name, item._arguments
+            if type(call_id) is not str or type(name) is not str or type(arguments) is not str:
                 return None
-            body = {"name": item.name, "arguments": item.arguments}
-            calls.append({"id": item.id, "type": "function", "function": body})
+            body = {"name": name, "arguments": arguments}
+            calls.append({"id": call_id, "type": "function", "function": body})
         elif role == "user" and (part := _plain_media_part(item)) is not None:
             if media is None:
                 media = [{"type": "text", "text": text} for text in texts]
@@ -113,8 +124,11 @@ def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None:
         else:
             return None
     written: dict[str, Any] = {"role": role}
-    if message.name is not None:
-        written["name"] = message.name
+    author = message._name
+    if author is not None:
+        if type(author) is not str:
+            return None
+        written["name"] = author
     if media is not None:
         written["content"] = media
     elif len(texts) == 1:
@@ -130,13 +144,19 @@ def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None:
 
 def _plain_media_part(item: KernelContent) -> dict[str, Any] | None:
     """The part for an image or wav/mp3 clip a user sends, or ``None`` for anything else."""
-    if type(item) is ImageContent and item.file_id is None:
-        body = {"url": item.uri if item.uri is not None else data_url(item)}
-        if item.detail is not None:
-            body["detail"] = item.detail
+    if type(item) is ImageContent and item._file_id is None:
+        uri, detail = item._uri, item._detail
+        if (uri is not None and type(uri) is not str) or (
+            detail is not None and type(detail) is not str
+        ):
+            return None
+        body = {"url": uri if uri is not None else data_url(item)}
+        if detail is not None:
+            body["detail"] = detail
         return {"type": "image_url", "image_url": body}
-    if type(item) is AudioContent and item.uri is None and item.file_id is None:
-        audio_format = AUDIO_FORMAT.get(item.mime_type or "")
+    if type(item) is AudioContent and item._uri is None and item._file_id is None:
+        mime_type = item._mime_type
+        audio_format = AUDIO_FORMAT.get(mime_type) if type(mime_type) is str else None
         if audio_format is not None:
             clip: dict[str, Any] = {"data": item.base64, "format": audio_format}
             return {"type": "input_audio", "input_audio": clip}
@@ -152,8 +172,11 @@ def _write_message(
     role = str(message.role)
     if role not in ROLES:
         raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
-    hints = get_hints(message, HINTS)
+    check_stored(message, path, FormatError)
     items = list(enumerate(message.items))
+    for index, item in items:
+        check_stored(item, f"{path}.items[{index}]", FormatError)
+    hints = get_hints(message, HINTS)
     results = [(i, item) for i, item in items if isinstance(item, FunctionResultContent)]
     if role in ("tool", "function") or results:
         for i, result in results:
@@ -270,7 +293,7 @@ def _write_result(
                     on_unsupported, FORMAT, f"{path}.result[{index}]", element, "in a tool result"
                 )
     else:
-        content = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+        content = compact_json(result, f"{path}.result")
     if role == "function" or item.call_id is None:
         if isinstance(content, list):
             unsupported(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -19,9 +18,11 @@ from ...contents import (
 )
 from ...errors import FormatError
 from ...message import ChatMessageContent
+from ...validation import check_stored
 from ..wire import (
     OnUnsupported,
     arguments_text,
+    compact_json,
     data_url,
     get_hints,
     unsupported,
@@ -102,7 +103,10 @@ class _Writer:
     def write(self) -> None:
         if self.role not in ROLES:
             raise FormatError(f"{FORMAT} has no role {self.role!r}", path=f"{self.path}.role")
+        check_stored(self.message, self.path, FormatError)
         items = list(enumerate(self.message.items))
+        for index, item in items:
+            check_stored(item, f"{self.path}.items[{index}]", FormatError)
         if not items:
             envelope = get_hints(self.message, HINTS).get("message", {})
             self._emit_message([], envelope)
@@ -220,7 +224,7 @@ class _Writer:
                 if (part := self._write_part(element, f"{path}.result[{index}]")) is not None
             ]
         else:
-            output = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+            output = compact_json(result, f"{path}.result")
         written: dict[str, Any] = {
             "type": "function_call_output",
             "call_id": item.call_id,

@@ -1,0 +1,181 @@
+"""Checks of the values given to the model's constructors and assigned to its fields.
+
+Every public constructor and every field setter of items, messages and `Usage` passes what it
+was given through one of these functions, so that an object that exists can always be written
+and read back. Each returns the value to store (a ``str`` subclass becomes a plain ``str``, a
+numpy integer a plain ``int``, JSON values a checked copy) or raises naming the field.
+
+Readers of JSON and of provider payloads do not come through here: they check as they read and
+build objects with `semantic_chat.trusted`.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+import numpy as np
+
+from .errors import InvalidTypeError, SemanticChatError, describe_type
+from .jsoncodec import model_json_value
+
+__all__ = [
+    "annotation_text",
+    "check_flag",
+    "check_int",
+    "check_json",
+    "check_metadata",
+    "check_optional_int",
+    "check_optional_text",
+    "check_stored",
+    "check_text",
+]
+
+
+def check_text(value: Any, field: str) -> str:
+    """Return ``value`` as a ``str``.
+
+    Raises:
+        InvalidTypeError: ``value`` is not a string; the message names ``field``.
+    """
+    if type(value) is str:
+        return value
+    if isinstance(value, str):  # a subclass (a label, numpy's str_): store the plain text
+        return str.__str__(value)
+    raise InvalidTypeError.mismatch(field, "a str", describe_type(value))
+
+
+def check_optional_text(value: Any, field: str) -> str | None:
+    """Return ``value`` as a ``str``, or ``None``.
+
+    Raises:
+        InvalidTypeError: ``value`` is neither a string nor ``None``.
+    """
+    if value is None or type(value) is str:
+        return value
+    if isinstance(value, str):
+        return str.__str__(value)
+    raise InvalidTypeError.mismatch(field, "a str or None", describe_type(value))
+
+
+def check_optional_int(value: Any, field: str) -> int | None:
+    """Return ``value`` as an ``int`` (numpy integers included), or ``None``.
+
+    Raises:
+        InvalidTypeError: ``value`` is not an integer (a ``bool`` is not one here).
+    """
+    if value is None or type(value) is int:
+        return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    raise InvalidTypeError.mismatch(field, "an int or None", describe_type(value))
+
+
+def check_int(value: Any, field: str) -> int:
+    """Return ``value`` as an ``int`` (numpy integers included).
+
+    Raises:
+        InvalidTypeError: ``value`` is not an integer (a ``bool`` is not one here).
+    """
+    if type(value) is int:
+        return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    raise InvalidTypeError.mismatch(field, "an int", describe_type(value))
+
+
+def check_flag(value: Any, field: str) -> bool:
+    """Return ``value`` as a ``bool`` (numpy's ``bool_`` included).
+
+    Raises:
+        InvalidTypeError: ``value`` is not a boolean (``0`` and ``1`` are not).
+    """
+    if value is True or value is False:
+        return value
+    if isinstance(value, np.bool_):
+        return bool(value)
+    raise InvalidTypeError.mismatch(field, "a bool", describe_type(value))
+
+
+def check_json(value: Any, field: str) -> Any:
+    """Return a copy of ``value`` checked to be a JSON value (numpy values converted).
+
+    Raises:
+        InvalidTypeError: a part of it is of a type JSON cannot hold; the message names
+            its path under ``field`` (``result["when"]``).
+        InvalidValueError: a number JSON cannot hold (NaN, infinities, a huge integer).
+    """
+    return model_json_value(value, field)
+
+
+def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any] | None:
+    """Return a checked copy of a metadata mapping, or ``None`` for none or an empty one.
+
+    Raises:
+        InvalidTypeError: ``value`` is not a mapping with string keys and JSON values.
+        InvalidValueError: a number in it that JSON cannot hold.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise InvalidTypeError.mismatch(field, "a dict or None", describe_type(value))
+    if not value:
+        return None
+    copied: dict[str, Any] = model_json_value(dict(value), field)
+    return copied
+
+
+# What each declared field type must hold, for `check_stored` (the annotation's text).
+_STORED: dict[str, tuple[tuple[type, ...], str]] = {
+    "str": ((str,), "a str"),
+    "str | None": ((str, type(None)), "a str or None"),
+    "int": ((int,), "an int"),
+    "int | None": ((int, type(None)), "an int or None"),
+    "bool": ((bool,), "a bool"),
+}
+_STORED_CHECKS: dict[type, tuple[tuple[str, str, tuple[type, ...], str], ...]] = {}
+
+
+def check_stored(obj: Any, path: str, error: type[SemanticChatError]) -> None:
+    """Check that the text, number and flag fields of an item or message hold their types.
+
+    The constructors and setters check every value; this catches an object broken by hand
+    (through ``object.__setattr__`` or a private slot) before a writer copies its fields.
+
+    Raises:
+        error: the first field that holds something else, located under ``path``.
+    """
+    checks = _STORED_CHECKS.get(type(obj))
+    if checks is None:
+        checks = _STORED_CHECKS[type(obj)] = _stored_checks(type(obj))
+    for slot, alias, accepted, expected in checks:
+        value = getattr(obj, slot)
+        if type(value) not in accepted:
+            where = f"{path}.{alias}" if path else alias
+            raise error.mismatch(where, expected, describe_type(value))
+
+
+def _stored_checks(cls: type) -> tuple[tuple[str, str, tuple[type, ...], str], ...]:
+    found = []
+    for field in attrs.fields(cls):
+        annotation = field.type
+        text = annotation if isinstance(annotation, str) else annotation_text(annotation)
+        if text in _STORED:
+            accepted, expected = _STORED[text]
+            found.append((field.name, field.alias or field.name, accepted, expected))
+    return tuple(found)
+
+
+def annotation_text(annotation: Any) -> str:
+    """``str | None`` for the resolved type ``str | None``, as attrs keeps the text otherwise."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return " | ".join(
+            "None" if arg is type(None) else getattr(arg, "__name__", repr(arg))
+            for arg in typing.get_args(annotation)
+        )
+    if typing.get_origin(annotation) is not None:  # list[str], frozenset[str]: not a str
+        return repr(annotation)
+    return getattr(annotation, "__name__", repr(annotation))
