@@ -10,12 +10,13 @@ and `Usage`), with composition edges read from the field annotations; and the la
 starts with ``Streaming`` is drawn beside the class it extends. Classes registered by other code
 (tests, plugins not included) are left out, so the output depends only on the code drawn.
 
-``python -m semantic_chat.diagram`` writes ``content-hierarchy.mmd``, ``content-hierarchy.dot``,
-``README.md`` and, when Graphviz's ``dot`` is on the PATH, ``content-hierarchy.svg`` into
-``--output-dir`` (default: ``diagrams`` in the current directory, so run it from the repository
-root). ``--include MODULE`` (repeatable) imports a plugin and draws its classes too.
-``--check`` writes nothing: it compares ``.mmd``, ``.dot`` and ``README.md`` byte for byte with
-what the code gives now, names each stale file on stderr and exits 1. The SVG is not compared,
+``python -m semantic_chat.diagram`` prints the Mermaid diagram to standard output and writes
+nothing. With ``-o DIR`` (``--output-dir``) it writes ``content-hierarchy.mmd``,
+``content-hierarchy.dot``, ``README.md`` and, when Graphviz's ``dot`` is on the PATH,
+``content-hierarchy.svg`` into ``DIR`` (the repository keeps them in ``diagrams/``).
+``--include MODULE`` (repeatable) imports a plugin and draws its classes too.
+``--check -o DIR`` writes nothing: it compares ``.mmd``, ``.dot`` and ``README.md`` byte for byte
+with what the code gives now, names each stale file on stderr and exits 1. The SVG is not compared,
 as its bytes vary with the Graphviz version; it is regenerated from the ``.dot`` whenever the
 diagrams are written.
 """
@@ -280,8 +281,9 @@ arrows), composition (diamonds: `ChatHistory` holds `ChatMessageContent`s, whose
 `ChatMessageContentItemCollection` holds `KernelContent` items), the labels (`AuthorRole`,
 `ContentType`, `FinishReason`) with their well-known values, and streaming types beside the
 classes they extend. Everything here is generated from the code: after changing the model, run
-`{_COMMAND}` from the repository root (with Graphviz's `dot` on the PATH, e.g.
-`apt-get install graphviz`, to redraw the SVG). `{_COMMAND} --check`, run by the tests, exits 1
+`{_COMMAND} -o diagrams` from the repository root (with Graphviz's `dot` on the PATH, e.g.
+`apt-get install graphviz`, to redraw the SVG). `{_COMMAND} --check -o diagrams`, run by the
+tests, exits 1
 naming any stale `.mmd`, `.dot` or `README.md` (the SVG is not compared, as its bytes vary with
 the Graphviz version). A plugin author can draw their own types with `--include MODULE`.
 
@@ -311,27 +313,32 @@ def _shown(path: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write the diagrams, or with ``--check`` report which committed ones are stale.
+    """Print the diagram, write the diagram files, or report which committed ones are stale.
 
     Args:
         argv: command-line arguments; ``sys.argv[1:]`` when ``None``.
 
     Returns:
-        0 on success; 1 when ``--check`` finds a missing or stale file.
+        0 on success; 1 when ``--check`` finds a missing or stale file; 2 for ``--check``
+        without ``-o DIR``.
     """
     parser = argparse.ArgumentParser(prog=_COMMAND, description="Draw the content hierarchy.")
     parser.add_argument("--check", action="store_true", help="exit 1 if a file is stale")
     parser.add_argument("--include", action="append", default=[], metavar="MODULE",
                         help="also draw this module's classes (repeatable)")
-    parser.add_argument("--output-dir", type=Path, metavar="DIR",
-                        help="where the diagrams live (default: ./diagrams)")
+    parser.add_argument("-o", "--output-dir", type=Path, metavar="DIR",
+                        help="write the diagram files into DIR (default: print the Mermaid "
+                        "diagram and write nothing)")
     args = parser.parse_args(argv)
     include: list[str] = args.include
-    output_dir: Path = Path.cwd() / "diagrams" if args.output_dir is None else args.output_dir
-    default_dir = output_dir.resolve() == (Path.cwd() / "diagrams").resolve()
+    if args.output_dir is None:
+        if args.check:
+            parser.error("--check needs -o DIR, the folder of the diagrams to compare")
+        sys.stdout.write(mermaid(include))
+        return 0
+    output_dir: Path = args.output_dir
     rerun = " ".join(
-        [_COMMAND, *(f"--include {m}" for m in include)]
-        + ([] if default_dir else [f"--output-dir {_shown(output_dir)}"])
+        [_COMMAND, *(f"--include {m}" for m in include), f"-o {_shown(output_dir)}"]
     )
     expected = _expected(include)
     if args.check:

@@ -130,9 +130,25 @@ def test_check_names_a_stale_file(tmp_path: Path, capsys: pytest.CaptureFixture[
     dot_file.write_text(dot_file.read_text().replace("text: str", "text: bytes"))
     assert main(["--check", "--output-dir", str(tmp_path)]) == 1
     err = capsys.readouterr().err
-    assert "content-hierarchy.dot is stale: run python -m semantic_chat.diagram" in err
+    assert f"content-hierarchy.dot is stale: run python -m semantic_chat.diagram -o {tmp_path}" in err
     assert "content-hierarchy.mmd" not in err
 
     (tmp_path / "content-hierarchy.mmd").unlink()
     assert main(["--check", "--output-dir", str(tmp_path)]) == 1
     assert "content-hierarchy.mmd is missing" in capsys.readouterr().err
+
+
+def test_without_a_folder_it_prints_the_mermaid_diagram_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main([]) == 0
+    assert capsys.readouterr().out == mermaid()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_check_without_a_folder_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--check"])
+    assert info.value.code == 2
+    assert "--check needs -o DIR, the folder of the diagrams to compare" in capsys.readouterr().err
