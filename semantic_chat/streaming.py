@@ -80,7 +80,8 @@ class StreamingFunctionCallContent(FunctionCallContent):
 
     def __attrs_post_init__(self) -> None:
         # Providers send the index as 0 or "0"; keep one spelling so fragments compare.
-        self.index = _call_index(self.index)
+        object.__setattr__(self, "_index", _call_index(self._index))
+        super().__attrs_post_init__()
 
     def partial_arguments(self) -> dict[str, Any]:
         """Parse the arguments received so far, as far as they go.
@@ -146,6 +147,11 @@ class StreamingChatMessageContent(ChatMessageContent):  # type: ignore[override]
         if not isinstance(other, StreamingChatMessageContent):
             return NotImplemented
         return _Accumulator(self).add(self).add(other).result()
+
+    def __radd__(self, other: object) -> StreamingChatMessageContent:
+        if other == 0:  # sum() starts from 0
+            return self
+        return NotImplemented
 
     @classmethod
     def accumulate(
@@ -344,7 +350,9 @@ def _call_index(index: object) -> int | None:
     """Read a call's stream index; providers send ``0`` or ``"0"``."""
     if index is None:
         return None
-    if isinstance(index, int) or (isinstance(index, str) and index.strip().isdigit()):
+    if (isinstance(index, int) and not isinstance(index, bool)) or (
+        isinstance(index, str) and index.strip().isdigit()
+    ):
         return int(index)
     raise StreamMergeError(f"a tool call index must be a whole number, got {index!r}", path="index")
 

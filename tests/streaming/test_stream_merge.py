@@ -236,3 +236,19 @@ def test_partial_arguments_parse_as_far_as_they_go(text, expected):
 
 def test_parse_partial_json_returns_none_when_nothing_parses():
     assert parse_partial_json("}") is None
+
+
+def test_sum_without_a_start_value_adds_the_chunks():
+    chunks = [
+        StreamingChatMessageContent("assistant", "Hel"),
+        StreamingChatMessageContent("assistant", "lo"),
+    ]
+    total = sum(chunks)
+    assert isinstance(total, StreamingChatMessageContent)
+    assert total.content == "Hello"
+    assert total == StreamingChatMessageContent.accumulate(chunks)
+
+
+def test_adding_a_chunk_to_anything_but_zero_is_refused():
+    with pytest.raises(TypeError):
+        1 + StreamingChatMessageContent("assistant", "x")  # type: ignore[operator]
