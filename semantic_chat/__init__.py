@@ -37,6 +37,7 @@ from .labels import FinishReason as FinishReason
 from .labels import Label as Label
 from .message import MESSAGE_TYPES as MESSAGE_TYPES
 from .message import ChatMessageContent as ChatMessageContent
+from .options import ChatOptions as ChatOptions
 from .streaming import StreamingChatMessageContent as StreamingChatMessageContent
 from .streaming import StreamingFunctionCallContent as StreamingFunctionCallContent
 from .streaming import StreamingReasoningContent as StreamingReasoningContent
@@ -54,6 +55,7 @@ __all__ = [
     "ChatMessageContent",
     "ChatMessageContentItemCollection",
     "ChatMessageList",
+    "ChatOptions",
     "ContentType",
     "FileContent",
     "FinishReason",

@@ -12,6 +12,7 @@ from .contents import FunctionResultContent
 from .errors import InvalidTypeError, InvalidValueError, describe_type
 from .labels import AuthorRole
 from .message import ChatMessageContent
+from .options import ChatOptions
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -125,6 +126,8 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
 
     ``system_message=`` and ``developer_message=`` put an instruction message before
     ``messages``; given both, the system message comes first, then the developer message.
+    ``options=`` holds the request's other settings (model, tools, sampling): see
+    `ChatOptions`. Slices keep the options; equal histories have equal options too.
 
     The ``add_*`` methods build a message from what ``ChatMessageContent(content=...)`` accepts
     plus keyword fields, append it, and return it so it can be adjusted further. `save` and
@@ -132,14 +135,15 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
 
     Raises:
         InvalidTypeError: something in ``messages`` is not a `ChatMessageContent` (the
-            message names its index, counting the instruction messages).
+            message names its index, counting the instruction messages), or ``options`` is
+            not a `ChatOptions`.
     """
 
     # The messages: a `ChatMessageList`, or, in a history a reader made, the reader's plain
     # list of checked messages (see `semantic_chat.trusted.new_history`), which the
     # ``messages`` property turns into a `ChatMessageList` on first use. This class's own
     # methods and the JSON writer use the slot directly, whichever it holds.
-    __slots__ = ("_messages",)
+    __slots__ = ("_messages", "_options")
 
     messages: list[ChatMessageContent]  # the property below; mypy and the diagram read this
 
@@ -149,7 +153,9 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
         *,
         system_message: str | None = None,
         developer_message: str | None = None,
+        options: ChatOptions | None = None,
     ) -> None:
+        self._options = _checked_options(options)
         held = _new_list(ChatMessageList)
         if system_message is not None:
             _list_append(held, ChatMessageContent(AuthorRole.SYSTEM, system_message))
@@ -177,6 +183,15 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
             doc="The messages, a `ChatMessageList`; a list assigned to it is checked and copied.",
         )
 
+    @property
+    def options(self) -> ChatOptions | None:
+        """The request's settings other than messages (model, tools, sampling), or ``None``."""
+        return self._options
+
+    @options.setter
+    def options(self, value: ChatOptions | None) -> None:
+        self._options = _checked_options(value)
+
     @overload
     def __getitem__(self, index: int) -> ChatMessageContent: ...
     @overload
@@ -185,6 +200,7 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
         if isinstance(index, slice):
             history: ChatHistory = _new(ChatHistory)
             history._messages = _list_getitem(self._messages, index)
+            history._options = self._options
             return history
         return self._messages[index]
 
@@ -338,7 +354,7 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, ChatHistory):
-            return self._messages == other._messages
+            return self._messages == other._messages and self._options == other._options
         if isinstance(other, list):
             return self._messages == other
         return NotImplemented
@@ -352,6 +368,12 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
             roles = [*roles[: _REPR_ROLES // 2], "...", *roles[-_REPR_ROLES // 2 + 1 :]]
         noun = "message" if count == 1 else "messages"
         return f"ChatHistory({count} {noun}: {', '.join(roles)})" if count else "ChatHistory()"
+
+
+def _checked_options(value: object) -> ChatOptions | None:
+    if value is None or isinstance(value, ChatOptions):
+        return value
+    raise InvalidTypeError.mismatch("options", "a ChatOptions or None", describe_type(value))
 
 
 def _results_in(result: Any) -> list[tuple[str, FunctionResultContent]] | None:

@@ -21,6 +21,7 @@ from .contents import (
 from .history import ChatHistory
 from .labels import AuthorRole, FinishReason
 from .message import ChatMessageContent
+from .options import ChatOptions
 
 __all__ = [
     "new_binary",
@@ -166,7 +167,9 @@ def new_text_message(role: AuthorRole, text: str) -> ChatMessageContent:
     return message
 
 
-def new_history(messages: list[ChatMessageContent]) -> ChatHistory:
+def new_history(
+    messages: list[ChatMessageContent], options: ChatOptions | None = None
+) -> ChatHistory:
     """A `ChatHistory` holding ``messages``, a list the caller made (not copied or checked).
 
     The list is kept as it is; the history's ``messages`` property turns it into the checked
@@ -174,6 +177,7 @@ def new_history(messages: list[ChatMessageContent]) -> ChatHistory:
     """
     history: ChatHistory = _new(ChatHistory)
     history._messages = messages
+    history._options = options
     return history
 
 

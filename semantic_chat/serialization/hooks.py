@@ -28,6 +28,7 @@ from ..errors import (
 from ..history import ChatHistory
 from ..labels import Label
 from ..message import MESSAGE_TYPES, ChatMessageContent
+from ..options import ChatOptions
 from ..trusted import new_history
 from ..usage import Usage
 from . import stdlib_types
@@ -69,6 +70,8 @@ __all__ = [
 
 FORMAT_VERSION = 1
 """The version written into every history; readers refuse data with a higher one."""
+
+_OPTION_KEYS = frozenset(field.name for field in attrs.fields(ChatOptions))
 
 
 class ConverterHooks:
@@ -419,21 +422,43 @@ class ConverterHooks:
     def write_history(self, history: ChatHistory) -> dict[str, Any]:
         """Write a history as ``{"version": 1, "messages": [...]}``.
 
-        Reads the history's slot, not its ``messages`` property, which would make the checked
-        list of a history a reader made.
+        A history with options is written ``{"version": 1, "options": {...}, "messages":
+        [...]}``. Reads the history's slots, not its ``messages`` property, which would make
+        the checked list of a history a reader made.
         """
+        written: dict[str, Any] = {"version": FORMAT_VERSION}
+        options = history._options
+        if options is not None:
+            written["options"] = self._write_options(options)
         write = self.write_any_message
         try:  # one pass, looping in C; on an error, the located loop below (no side effects)
-            return {"version": FORMAT_VERSION, "messages": list(map(write, history._messages))}
+            written["messages"] = list(map(write, history._messages))
         except SemanticChatError:
             pass
+        else:
+            return written
         messages: list[dict[str, Any]] = []
         for message in history._messages:
             try:
                 messages.append(write(message))
             except SemanticChatError as error:
                 raise error.at(f"messages[{len(messages)}]") from None
-        return {"version": FORMAT_VERSION, "messages": messages}
+        written["messages"] = messages
+        return written
+
+    def _write_options(self, options: ChatOptions) -> dict[str, Any]:
+        """Write a history's options, checking the JSON values put into them after the fact.
+
+        Raises:
+            SerializationError: a value in ``tools``, ``tool_choice``, ``extra`` or
+                ``metadata`` is not JSON; the message names it under ``options``.
+        """
+        if not isinstance(options, ChatOptions):
+            raise SerializationError.mismatch(
+                "options", "a ChatOptions or None", describe_type(options)
+            )
+        written: dict[str, Any] = self.converter.unstructure(options, ChatOptions)
+        return jsoncodec.json_value(written, "options")  # type: ignore[no-any-return]
 
     def read_history(self, data: Any) -> ChatHistory:
         """Read a history, refusing a newer format version."""
@@ -450,16 +475,17 @@ class ConverterHooks:
                 "and older: upgrade semantic_chat",
                 path="version", expected=str(FORMAT_VERSION), got=str(version),
             )
+        options = self._read_options(data["options"]) if "options" in data else None
         messages = data.get("messages")
         if type(messages) is not list:
             if "messages" not in data:
-                return new_history([])
+                return new_history([], options)
             raise SerializationError.mismatch("messages", "a list", describe_type(messages))
         if self.labels_version != CONTENT_TYPES.version:
             self._check_labels()
         read = self.read_any_message
         try:  # one pass, looping in C; on an error, the located loop below (no side effects)
-            return new_history(list(map(read, messages)))
+            return new_history(list(map(read, messages)), options)
         except Exception:
             pass
         read_messages: list[ChatMessageContent] = []
@@ -468,7 +494,29 @@ class ConverterHooks:
                 read_messages.append(read(element))
             except Exception as error:
                 raise locate_error(error).at(f"messages[{len(read_messages)}]") from None
-        return new_history(read_messages)
+        return new_history(read_messages, options)
+
+    def _read_options(self, data: Any) -> ChatOptions | None:
+        """Read a history's options (``null`` is none).
+
+        Raises:
+            SerializationError: not an object, an unknown key, or a field of the wrong type;
+                the message names it under ``options``.
+        """
+        if data is None:
+            return None
+        if type(data) is not dict:
+            raise SerializationError.mismatch("options", "an object", describe_type(data))
+        unknown = sorted(set(data) - _OPTION_KEYS)
+        if unknown:
+            raise SerializationError(
+                f"unknown option {unknown[0]!r}: expected one of {', '.join(sorted(_OPTION_KEYS))}",
+                path="options",
+            )
+        try:
+            return ChatOptions(**data)
+        except SemanticChatError as error:
+            raise SerializationError(error.detail, path=f"options.{error.path}") from None
 
     # --- registration ------------------------------------------------------------------
 
