@@ -2,7 +2,8 @@
 
 Data URIs and base64, media types, WAV, PNG and image headers: functions from bytes to
 numpy arrays, strings and tuples and back, depending only on the stdlib and numpy
-(Pillow optionally, for images other than 8-bit PNG).
+(Pillow optionally, for images other than 8-bit PNG). Of the package, only
+`semantic_chat.errors` is imported (a leaf module), so data URI errors are located ones.
 """
 
 from .datauri import DataURI as DataURI

@@ -1,4 +1,4 @@
-"""RFC 2397 ``data:`` URIs and strict standard base64."""
+"""RFC 2397 ``data:`` URIs, read leniently and written back unchanged, and strict base64."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import sys
 import urllib.parse
 from collections.abc import Iterable
 
-from .mediatype import parse_parameter, parse_type, split_mime_type
+from ..errors import InvalidTypeError, InvalidValueError, describe_type
+from .mediatype import Parameters, format_parameter, parse_parameter, parse_type, split_mime_type
 
 __all__ = ["DataURI", "decode_base64", "encode_base64", "format_data_uri", "parse_data_uri"]
 
@@ -24,14 +25,16 @@ class DataURI:
     """The parts of a parsed ``data:`` URI.
 
     Attributes:
-        mime_type: Lower-cased ``type/subtype``; ``text/plain`` when the URI omits it.
-        parameters: Media-type parameters in order, names lower-cased, values as written.
+        mime_type: ``type/subtype`` in the case written; ``text/plain`` when the URI omits it.
+        parameters: Media-type parameters in order and as written (see
+            `semantic_chat.media.mediatype.parse_parameter`): ``(name, value)``, the value
+            ``None`` for a bare token such as ``utf8`` and ``("", None)`` for an empty one.
         data: The decoded payload.
         base64: Whether the URI used the ``;base64`` encoding.
     """
 
     mime_type: str
-    parameters: tuple[tuple[str, str], ...]
+    parameters: Parameters
     data: bytes
     base64: bool
 
@@ -151,7 +154,7 @@ def check_base64(text: str) -> None:
     raise ValueError("invalid base64: not canonical standard base64 text")
 
 
-def _decode_payload(payload: str) -> bytes:
+def _decode_payload(payload: str, path: str) -> bytes:
     """Decode a base64 data-URI payload, tolerating whitespace and percent-escapes."""
     where = ""
     if "%" in payload:
@@ -161,35 +164,56 @@ def _decode_payload(payload: str) -> bytes:
         return _a2b_strict(payload.translate(_DROP_WHITESPACE))
     except ValueError:
         index, why = _base64_problem(payload, skip_whitespace=True)
-        raise ValueError(
-            f"data URI: invalid base64 payload at character {index}{where}: {why}"
+        raise InvalidValueError(
+            f"data URI: invalid base64 payload at character {index}{where}: {why}", path=path
         ) from None
 
 
-def parse_data_uri(text: str) -> DataURI:
-    """Parse an RFC 2397 ``data:[<mediatype>][;base64],<data>`` URI.
+def parse_data_uri(text: str, *, path: str = "") -> DataURI:
+    """Parse an RFC 2397 ``data:[<mediatype>][;base64],<data>`` URI, leniently.
 
-    Surrounding whitespace is ignored and the scheme is case-insensitive. A base64 payload
-    may contain whitespace (dropped) and percent-escapes but must otherwise be valid,
-    padding included; any other payload is percent-decoded. When the media type is omitted
-    the type is ``text/plain`` (RFC 2397) and the parameters are only those written, so
-    ``data:,x`` has no parameters rather than an implied ``charset=US-ASCII``.
+    What other libraries write is read, so that it can be written back unchanged: the media
+    type keeps its case, and its parameters are read by
+    `semantic_chat.media.mediatype.parse_parameter`, which accepts bare tokens
+    (``;utf8``), empty parameters (``text/plain;,x``), empty values (``name=``) and ``=``
+    inside values (``a=b=c``). Surrounding whitespace, whitespace around parameters and the
+    case of ``data:`` and ``;base64`` are ignored. A base64 payload may contain whitespace
+    (dropped) and percent-escapes but must otherwise be valid, padding included; any other
+    payload is percent-decoded. When the media type is omitted the type is ``text/plain``
+    (RFC 2397) and the parameters are only those written, so ``data:,x`` has no parameters
+    rather than an implied ``charset=US-ASCII``.
+
+    Only what cannot be read is refused: no ``data:`` scheme, no ``,``, a media type that is
+    not ``type/subtype``, a parameter that is neither a token nor ``name=value`` (or has
+    whitespace in its value), ``;base64`` anywhere but last, and invalid base64.
 
     Args:
         text: The URI.
+        path: Where the URI is, for the errors (``messages[0].items[1].uri``); may be empty.
 
     Returns:
         The media type, parameters, decoded payload and whether it was base64.
 
     Raises:
-        ValueError: If the URI is malformed; the message names the problem and where.
+        InvalidTypeError: If *text* is not a ``str``.
+        InvalidValueError: If the URI cannot be read; after *path*, the message says what is
+            wrong and where: the media type, the parameter by its position, or the character
+            of the base64 payload.
     """
+    given: object = text  # callers outside the type checker pass None and bytes too
+    if not isinstance(given, str):
+        got = describe_type(given)
+        raise InvalidTypeError(
+            f"data URI: expected str, got {got}", path=path, expected="str", got=got
+        )
     text = text.strip()
     if text[:5].lower() != "data:":
-        raise ValueError("data URI: must start with 'data:'")
+        raise InvalidValueError("data URI: must start with 'data:'", path=path)
     header, comma, payload = text[5:].partition(",")
     if not comma:
-        raise ValueError("data URI: missing ',' separating the header from the data")
+        raise InvalidValueError(
+            "data URI: missing ',' separating the header from the data", path=path
+        )
     segments = header.split(";")
     is_base64 = len(segments) > 1 and segments[-1].strip().lower() == "base64"
     if is_base64:
@@ -197,44 +221,62 @@ def parse_data_uri(text: str) -> DataURI:
     head = segments[0].strip()
     mime_type = parse_type(head) if head else "text/plain"
     if mime_type is None:
-        raise ValueError(f"data URI: malformed media type {head!r}")
+        raise InvalidValueError(
+            f"data URI: malformed media type {head!r}: expected type/subtype", path=path
+        )
     parameters = []
-    for segment in segments[1:]:
-        parameter = parse_parameter(segment)
-        if parameter is None:
-            raise ValueError(
-                f"data URI: malformed parameter {segment.strip()!r} (expected name=value)"
-            )
-        parameters.append(parameter)
-    data = _decode_payload(payload) if is_base64 else urllib.parse.unquote_to_bytes(payload)
+    for number, segment in enumerate(segments[1:], 1):
+        try:
+            parameters.append(parse_parameter(segment))
+        except ValueError as error:
+            raise InvalidValueError(
+                f"data URI: malformed parameter {number} {segment.strip()!r}: {error}",
+                path=path,
+            ) from None
+    data = (
+        _decode_payload(payload, path) if is_base64 else urllib.parse.unquote_to_bytes(payload)
+    )
     return DataURI(mime_type, tuple(parameters), data, is_base64)
 
 
 def format_data_uri(
-    mime_type: str, data: bytes, parameters: Iterable[tuple[str, str]] = ()
+    mime_type: str, data: bytes, parameters: Iterable[tuple[str, str | None]] = ()
 ) -> str:
-    """Write a base64 ``data:`` URI.
+    """Write a base64 ``data:`` URI, the media type and its parameters exactly as given.
+
+    Nothing is lower-cased or dropped, so a media type `parse_data_uri` read is written back
+    unchanged: ``format_data_uri(uri.mime_type, uri.data, uri.parameters)`` gives the text
+    back for any URI that was base64 (the payload is always written as base64).
 
     Args:
-        mime_type: ``type/subtype``, lower-cased on output; parameters written inside it
-            (``"audio/L16;rate=16000"``) come before those in *parameters*.
+        mime_type: ``type/subtype``; parameters written inside it (``"audio/L16;rate=16000"``)
+            come before those in *parameters*. Whitespace around its parts is dropped.
         data: The payload.
-        parameters: Extra ``(name, value)`` media-type parameters, written in order with
-            the name lower-cased.
+        parameters: Extra media-type parameters in order: ``(name, value)``, or
+            ``(name, None)`` for a bare token (``utf8``); ``("", None)`` is an empty one.
 
     Returns:
-        ``data:<type/subtype>;<name>=<value>...;base64,<payload>``.
+        ``data:<type/subtype>;<parameter>...;base64,<payload>``.
 
     Raises:
-        ValueError: If the media type or a parameter is malformed (a value must be non-empty
-            and contain no whitespace, control characters, ``;`` or ``,``).
+        ValueError: If the media type or a parameter is malformed: a name must be a token
+            (``""`` only for an empty parameter, ``base64`` not as a bare token), a value
+            may be empty but has no whitespace, control characters, ``;`` or ``,``.
     """
     bare, inline = split_mime_type(mime_type)
-    parts = [f"data:{bare}"]
-    for name, value in (*inline, *parameters):
-        if parse_parameter(f"{name}={value}") != (name.lower(), value):
-            raise ValueError(f"data URI: malformed parameter {name!r}={value!r}")
-        parts.append(f";{name.lower()}={value}")
+    parts = ["data:", bare]
+    for number, (name, value) in enumerate((*inline, *parameters), 1):
+        segment = format_parameter(name, value)
+        try:
+            read = parse_parameter(segment)
+            if read != (name, value):
+                raise ValueError(f"would be read back as {read!r}")
+        except ValueError as error:
+            raise InvalidValueError(
+                f"data URI: malformed parameter {number} {(name, value)!r}: {error}"
+            ) from None
+        parts.append(";")
+        parts.append(segment)
     parts.append(";base64,")
     parts.append(encode_base64(data))
     return "".join(parts)

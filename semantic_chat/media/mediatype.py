@@ -23,82 +23,119 @@ _TYPE_RE = re.compile(rf"({_RESTRICTED_NAME})/({_RESTRICTED_NAME})")
 # RFC 2045 token: printable ASCII except space and tspecials.
 _TOKEN_RE = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 # Parameter values: anything printable but the separators of the media-type syntax.
-_VALUE_RE = re.compile(r"[^\x00-\x20\x7f;,]+")
+_VALUE_RE = re.compile(r"[^\x00-\x20\x7f;,]*")
 
-Parameters = tuple[tuple[str, str], ...]
+Parameter = tuple[str, str | None]
+"""A media-type parameter as written: ``(name, value)``; the value is ``None`` for a bare token.
+
+``;utf8`` is ``("utf8", None)``, ``;name=`` is ``("name", "")``, ``;a=b=c`` is ``("a", "b=c")``
+and an empty parameter (``text/plain;``) is ``("", None)``.
+"""
+Parameters = tuple[Parameter, ...]
 
 
 def parse_type(text: str) -> str | None:
-    """Return ``type/subtype`` lower-cased, or None when *text* is not a restricted-name pair."""
-    match = _TYPE_RE.fullmatch(text)
-    return match.group(0).lower() if match else None
+    """Return ``type/subtype`` as written, or None when *text* is not a restricted-name pair."""
+    return text if _TYPE_RE.fullmatch(text) else None
 
 
-def parse_parameter(segment: str) -> tuple[str, str] | None:
-    """Return ``(name, value)`` for a ``name=value`` segment (name lower-cased), else None."""
-    name, sep, value = segment.strip().partition("=")
-    if not sep or not _TOKEN_RE.fullmatch(name) or not _VALUE_RE.fullmatch(value):
-        return None
-    return name.lower(), value
+def parse_parameter(segment: str) -> Parameter:
+    """Read one parameter, the text between two ``;``, ignoring whitespace around it.
+
+    Lenient on purpose, so that media types other libraries write are read and written back
+    unchanged: a bare token (``utf8``), an empty parameter, an empty value (``name=``) and
+    ``=`` inside a value (``a=b=c``) are all accepted, names and values keep their case.
+
+    Raises:
+        ValueError: Saying what is wrong with the parameter, without saying where (the
+            caller knows): a value without a name, a name that is not an RFC 2045 token,
+            whitespace, a control character, ``;`` or ``,`` in the value, or a bare ``base64``
+            (which a ``data:`` URI would read as its encoding marker).
+    """
+    text = segment.strip()
+    name, sep, value = text.partition("=")
+    if not sep:
+        if text and not _TOKEN_RE.fullmatch(text):
+            raise ValueError("is neither a token nor name=value")
+        if text.lower() == "base64":
+            raise ValueError("is the data URI marker ';base64', which must come last")
+        return text, None
+    if not name:
+        raise ValueError("has no name before '='")
+    if not _TOKEN_RE.fullmatch(name):
+        raise ValueError(f"has a name {name!r} that is not a token")
+    if not _VALUE_RE.fullmatch(value):
+        raise ValueError("has whitespace, a control character, ';' or ',' in its value")
+    return name, value
+
+
+def format_parameter(name: str, value: str | None) -> str:
+    """Write a parameter the way `parse_parameter` reads it: ``name``, or ``name=value``."""
+    return name if value is None else f"{name}={value}"
 
 
 @functools.lru_cache(maxsize=1024)  # histories repeat a handful of types
 def split_mime_type(value: str) -> tuple[str, Parameters]:
     """Split a media type into its bare ``type/subtype`` and its parameters.
 
+    Nothing is lower-cased: the type and the parameters keep their case as given, so a media
+    type read from a ``data:`` URI is written back as it came (compare kinds with
+    `kind_of_mime_type`, which is case-insensitive). Parameters are read by `parse_parameter`.
+
     Args:
-        value: A media type such as ``"audio/L16; rate=16000"``.
+        value: A media type such as ``"audio/L16; rate=16000"`` or ``"text/plain;utf8"``.
 
     Returns:
-        The lower-cased ``type/subtype`` and the ``(name, value)`` parameters in order,
-        names lower-cased and values as written.
+        The ``type/subtype`` and the parameters in order, whitespace around them dropped.
 
     Raises:
         ValueError: If *value* is not ``type/subtype`` made of RFC 6838 restricted names,
-            optionally followed by ``;name=value`` parameters.
+            or a parameter is unreadable; the message names the parameter by its position.
     """
     head, *segments = value.strip().split(";")
     bare = parse_type(head.strip())
     if bare is None:
         raise ValueError(f"malformed media type {value!r}: expected type/subtype")
     parameters = []
-    for segment in segments:
-        parameter = parse_parameter(segment)
-        if parameter is None:
+    for number, segment in enumerate(segments, 1):
+        try:
+            parameters.append(parse_parameter(segment))
+        except ValueError as error:
             raise ValueError(
-                f"malformed media type {value!r}: parameter {segment.strip()!r} "
-                "is not name=value"
-            )
-        parameters.append(parameter)
+                f"malformed media type {value!r}: parameter {number} {segment.strip()!r} {error}"
+            ) from None
     return bare, tuple(parameters)
 
 
 @functools.lru_cache(maxsize=1024)
 def normalize_mime_type(value: str) -> str:
-    """Validate a media type and return it with ``type/subtype`` lower-cased.
+    """Validate a media type and return it without whitespace around its parts.
 
-    The type is never "corrected" to another one (``audio/mp3`` stays ``audio/mp3``).
-    Parameters are kept, written as ``;name=value`` with the name lower-cased and the value
-    as given.
+    The case is kept and the type is never "corrected" to another one (``audio/mp3`` stays
+    ``audio/mp3``, ``IMAGE/PNG`` stays ``IMAGE/PNG``), and parameters are kept in order and
+    spelling (bare tokens, empty parameters and empty values included), so that a media type
+    is written back exactly as it was read.
 
     Args:
         value: A media type such as ``"image/PNG"`` or ``"text/plain; charset=UTF-8"``.
 
     Returns:
-        The normalised media type, e.g. ``"image/png"`` or ``"text/plain;charset=UTF-8"``.
+        The media type, e.g. ``"image/PNG"`` or ``"text/plain;charset=UTF-8"``.
 
     Raises:
-        ValueError: If *value* is not a syntactically valid media type.
+        ValueError: If *value* is not a syntactically valid media type (see `split_mime_type`).
     """
     bare, parameters = split_mime_type(value)
-    return bare + "".join(f";{name}={val}" for name, val in parameters)
+    return bare + "".join(";" + format_parameter(name, val) for name, val in parameters)
 
 
 def kind_of_mime_type(mime_type: str) -> str:
     """Return the lower-cased top-level type (``"image"``, ``"audio"``, ``"text"`` ...).
 
+    Media types keep the case they were given, so this is the way to ask what kind one is.
+
     Args:
-        mime_type: A media type, with or without parameters.
+        mime_type: A media type, with or without parameters, in any case.
 
     Returns:
         The part before the ``/``, lower-cased.
@@ -106,7 +143,7 @@ def kind_of_mime_type(mime_type: str) -> str:
     Raises:
         ValueError: If *mime_type* is not a syntactically valid media type.
     """
-    return split_mime_type(mime_type)[0].partition("/")[0]
+    return split_mime_type(mime_type)[0].partition("/")[0].lower()
 
 
 _MP4_BRANDS = {

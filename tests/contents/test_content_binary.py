@@ -638,3 +638,101 @@ def test_match_binary_by_data_position():
         case _:
             found = None
     assert found == PNG
+
+
+# --- data URIs from other libraries: read leniently, written back unchanged -----------------
+
+
+@pytest.mark.parametrize(
+    ("text", "mime_type", "data", "written"),
+    [
+        ("data:text/plain;utf8,hello", "text/plain;utf8", b"hello",
+         "data:text/plain;utf8;base64,aGVsbG8="),
+        ("data:text/plain;,x", "text/plain;", b"x", "data:text/plain;;base64,eA=="),
+        ("data:text/plain;foo=,x", "text/plain;foo=", b"x", "data:text/plain;foo=;base64,eA=="),
+        ("data:text/plain;a=b=c,x", "text/plain;a=b=c", b"x",
+         "data:text/plain;a=b=c;base64,eA=="),
+        ("data:IMAGE/PNG;Name=;base64,aGk=", "IMAGE/PNG;Name=", b"hi",
+         "data:IMAGE/PNG;Name=;base64,aGk="),
+        ("data:Text/Plain;UTF8; ;a=b=c;Charset=X,hi", "Text/Plain;UTF8;;a=b=c;Charset=X", b"hi",
+         "data:Text/Plain;UTF8;;a=b=c;Charset=X;base64,aGk="),
+    ],
+)
+def test_from_data_uri_keeps_the_media_type_as_written(text, mime_type, data, written):
+    item = BinaryContent.from_data_uri(text)
+    assert (item.mime_type, item.data) == (mime_type, data)
+    assert item.data_uri == written
+    assert BinaryContent.from_data_uri(written) == item
+
+
+def test_data_uri_given_as_uri_keeps_the_media_type_as_written():
+    item = FileContent(uri="data:Text/Plain;utf8;;foo=,hello")
+    assert (item.data, item.uri, item.mime_type) == (b"hello", None, "Text/Plain;utf8;;foo=")
+    assert item.data_uri == "data:Text/Plain;utf8;;foo=;base64,aGVsbG8="
+
+
+def test_from_data_uri_of_none_is_a_type_error():
+    with pytest.raises(InvalidTypeError) as info:
+        BinaryContent.from_data_uri(None)
+    assert str(info.value) == "data URI: expected str, got NoneType"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("data:text/plain;a b,x",
+         "data URI: malformed parameter 1 'a b': is neither a token nor name=value"),
+        ("data:text/plain;base64;utf8,aGk=",
+         "data URI: malformed parameter 1 'base64': is the data URI marker ';base64', which "
+         "must come last"),
+        ("data:image/png;base64,aGVsbG8!",
+         "data URI: invalid base64 payload at character 7: '!' is not a base64 character"),
+    ],
+)
+def test_from_data_uri_refuses_what_is_unreadable_saying_where(text, message):
+    with pytest.raises(InvalidValueError) as info:
+        ImageContent.from_data_uri(text)
+    assert str(info.value) == message
+
+
+def test_a_media_type_keeps_its_case_through_json():
+    from semantic_chat.serialization import from_json, to_json
+
+    item = ImageContent.from_data_uri("data:IMAGE/PNG;Utf8;;base64," + b64(PNG))
+    again = from_json(to_json(item), ImageContent)
+    assert again == item
+    assert again.mime_type == "IMAGE/PNG;Utf8;"
+
+
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_RESTRICTED = "abcdefghijklmnopqrstuvwxyz0123456789" + _UPPER
+_TOKEN = _RESTRICTED + "!#$%&'*+-.^_`|~"
+_NAMES = st.builds(
+    str.__add__, st.sampled_from(_RESTRICTED), st.text(_RESTRICTED + "!#$&-^_.+", max_size=10)
+)
+_PARAMETERS = st.lists(
+    st.tuples(st.text(_TOKEN, min_size=1, max_size=6), st.text(_TOKEN + "=/:@()", max_size=6))
+    | st.tuples(
+        st.text(_TOKEN, min_size=1, max_size=6).filter(lambda name: name.lower() != "base64"),
+        st.none(),
+    )
+    | st.just(("", None)),
+    max_size=4,
+)
+
+
+@given(
+    bare=st.builds("{}/{}".format, _NAMES, _NAMES),
+    parameters=_PARAMETERS,
+    data=st.binary(max_size=32),
+    kind=st.sampled_from([BinaryContent, FileContent, ImageContent]),
+)
+def test_data_uri_written_by_format_data_uri_comes_back_unchanged(bare, parameters, data, kind):
+    from semantic_chat.media import format_data_uri, parse_data_uri
+
+    text = format_data_uri(bare, data, parameters)
+    parsed = parse_data_uri(text)
+    assert (parsed.mime_type, parsed.parameters, parsed.data) == (bare, tuple(parameters), data)
+    item = kind.from_data_uri(text)
+    assert item.data == data
+    assert item.data_uri == text
