@@ -37,8 +37,6 @@ def _read_semantic_chat(payload: Any) -> ChatHistory:
 
 
 def _read_openai_responses(payload: Any) -> ChatHistory:
-    if isinstance(payload, dict):
-        return openai_responses.from_request(payload)
     return openai_responses.from_payload(payload)
 
 

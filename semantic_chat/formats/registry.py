@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -9,7 +10,7 @@ import attrs
 
 from ..errors import FormatError, describe_type
 from ..history import ChatHistory
-from .wire import OnUnsupported
+from .wire import OnUnsupported, as_plain
 
 __all__ = ["WireFormat", "convert", "detect", "get", "names", "register"]
 
@@ -62,9 +63,17 @@ def get(name: str) -> WireFormat:
 def detect(payload: Any) -> str:
     """Return the name of the format ``payload`` is most surely in.
 
+    ``payload`` is a parsed value, or a provider SDK object (read as its ``model_dump``). A
+    ``str`` is a Responses input of that text, unless it is JSON text: that is refused, as
+    the caller most likely meant the value it holds (parse it first, or name the format).
+
     Raises:
-        FormatError: no format recognises the payload.
+        FormatError: no format recognises the payload, or it is a ``str`` of JSON text.
     """
+    if isinstance(payload, str):
+        _refuse_json_text(payload)
+    elif not isinstance(payload, (dict, list)) and hasattr(payload, "model_dump"):
+        payload = as_plain(payload, "")
     best, best_score = None, 0
     for wire_format in _FORMATS.values():
         score = wire_format.score(payload)
@@ -76,6 +85,25 @@ def detect(payload: Any) -> str:
             f"pass the source format (one of {', '.join(names())})"
         )
     return best
+
+
+def _refuse_json_text(text: str) -> None:
+    """Refuse a string that holds a JSON object or array.
+
+    Raises:
+        FormatError: it does.
+    """
+    stripped = text.strip()
+    if stripped[:1] not in ("[", "{"):
+        return
+    try:
+        json.loads(stripped)
+    except ValueError:
+        return
+    raise FormatError(
+        "this str is JSON text: pass the value it holds (json.loads), or name the source "
+        "format to read the text itself as a message"
+    )
 
 
 def convert(

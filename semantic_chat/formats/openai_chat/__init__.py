@@ -1,4 +1,4 @@
-"""OpenAI Chat Completions: the request's ``messages`` and the ``ChatCompletion`` response.
+"""OpenAI Chat Completions: requests (``messages`` and options) and ``ChatCompletion`` responses.
 
 Everything the format carries maps to items: string or part content (``text``, ``image_url``
 with ``detail``, ``input_audio`` wav/mp3, ``file`` by data or id), ``name``, assistant
@@ -8,24 +8,32 @@ does not model is kept under ``metadata["openai_chat"]`` so that ``to_payload(fr
 == p``. Request messages carry no ids, usage or finish reasons, so those message fields are not
 written. An assistant message with no text is written with ``"content": null``, as the API
 sends it; one read without a ``content`` key keeps a hint and is written back without it.
+
+`from_payload` also takes whole documents: a request body, a fine-tuning line, a
+``chat.completion`` and an OpenAI Batch input or output line. `from_request` and `to_request`
+read and write a request body with its options (``history.options``).
 """
 
-from .reading import from_payload as from_payload
 from .reading import from_response as from_response
+from .request import from_payload as from_payload
+from .request import from_request as from_request
+from .request import to_payload as to_payload
+from .request import to_request as to_request
 from .shared import HINTS as HINTS
 from .shared import NAME as NAME
 from .shared import register_decoder as register_decoder
 from .shared import register_encoder as register_encoder
 from .streaming import from_stream as from_stream
-from .writing import to_payload as to_payload
 
 __all__ = [
     "HINTS",
     "NAME",
     "from_payload",
+    "from_request",
     "from_response",
     "from_stream",
     "register_decoder",
     "register_encoder",
     "to_payload",
+    "to_request",
 ]

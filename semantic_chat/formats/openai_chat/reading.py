@@ -32,6 +32,7 @@ from ...trusted import (
     new_tool_message,
 )
 from ...usage import Usage
+from ..documents import without_none
 from ..wire import (
     as_plain,
     binary_from_data_url,
@@ -224,10 +225,14 @@ def from_response(completion: Any, *, choice: int = 0) -> ChatMessageContent:
     and ``usage`` (with cached and reasoning token counts); the other response fields
     (``created``, ``system_fingerprint``, ``logprobs`` ...) are kept in metadata.
 
+    An SDK object, its ``model_dump()`` and its ``model_dump(exclude_none=True)`` give the
+    same message: ``None`` fields are left out before reading (a missing ``content`` is the
+    ``null`` the API sends).
+
     Raises:
         FormatError: the completion has no such choice or is malformed.
     """
-    data = as_plain(completion, "completion")
+    data = without_none(as_plain(completion, "completion"))
     if type(data) is not dict:
         raise FormatError.mismatch("completion", "a ChatCompletion object", describe_type(data))
     choices = require(data, "choices", list, "completion")
@@ -235,7 +240,10 @@ def from_response(completion: Any, *, choice: int = 0) -> ChatMessageContent:
         raise FormatError(f"no choice {choice} among {len(choices)}", path="completion.choices")
     path = f"completion.choices[{choice}]"
     picked = choices[choice]
-    message = _read_message(require(picked, "message", dict, path), f"{path}.message", {})
+    sent = require(picked, "message", dict, path)
+    if "content" not in sent:
+        sent = {**sent, "content": None}
+    message = _read_message(sent, f"{path}.message", {})
     message.id = data.get("id")
     message.model_id = data.get("model")
     reason = picked.get("finish_reason")

@@ -7,18 +7,22 @@ over several items (``reasoning``, ``message``, ``function_call`` ...), to one a
 message whose items keep the order. Reasoning items keep their ``id``, ``summary`` and
 ``encrypted_content`` so they can be sent back. What the format does not model is kept under
 ``metadata["openai_responses"]`` so that ``to_payload(from_payload(p)) == p``.
+
+`from_payload` also takes whole documents: a request body, a ``response`` object and an
+OpenAI Batch input or output line. `from_request` and `to_request` read and write a request
+body with its options (``history.options``: model, tools, reasoning effort, ``store`` ...).
 """
 
-from .reading import from_payload as from_payload
-from .reading import from_request as from_request
 from .reading import from_response as from_response
+from .request import from_payload as from_payload
+from .request import from_request as from_request
+from .request import to_payload as to_payload
+from .request import to_request as to_request
 from .shared import HINTS as HINTS
 from .shared import NAME as NAME
 from .shared import register_decoder as register_decoder
 from .shared import register_encoder as register_encoder
 from .streaming import from_stream as from_stream
-from .writing import to_payload as to_payload
-from .writing import to_request as to_request
 
 __all__ = [
     "HINTS",

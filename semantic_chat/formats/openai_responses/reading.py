@@ -22,6 +22,7 @@ from ...history import ChatHistory
 from ...labels import AuthorRole, FinishReason
 from ...message import ChatMessageContent
 from ...usage import Usage
+from ..documents import without_none
 from ..wire import (
     as_plain,
     binary_from_data_url,
@@ -41,7 +42,6 @@ from .shared import (
 
 __all__ = [
     "from_payload",
-    "from_request",
     "from_response",
     "read_finish_reason",
     "read_usage",
@@ -74,21 +74,6 @@ def from_payload(items: str | Iterable[Any], instructions: str | None = None) ->
     return history
 
 
-def from_request(request: Any) -> ChatHistory:
-    """Read a ``responses.create`` request body (its ``instructions`` and ``input``).
-
-    Raises:
-        FormatError: the request or one of its items is malformed.
-    """
-    body = as_plain(request, "request")
-    if type(body) is not dict:
-        raise FormatError.mismatch("request", "a request object", describe_type(body))
-    instructions = body.get("instructions")
-    if instructions is not None and not isinstance(instructions, str):
-        raise FormatError.mismatch("request.instructions", "str", describe_type(instructions))
-    return from_payload(require(body, "input", (str, list), "request"), instructions)
-
-
 def from_response(response: Any) -> ChatMessageContent:
     """Read a ``Response`` (dict or SDK object) as one assistant message holding its output.
 
@@ -96,10 +81,13 @@ def from_response(response: Any) -> ChatMessageContent:
     tokens) and a finish reason: ``tool_calls`` when it calls functions, ``length`` or
     ``content_filter`` when it is incomplete for those reasons, else ``stop``.
 
+    An SDK object, its ``model_dump()`` and its ``model_dump(exclude_none=True)`` give the
+    same message: ``None`` fields are left out before reading.
+
     Raises:
         FormatError: the response is malformed.
     """
-    data = as_plain(response, "response")
+    data = without_none(as_plain(response, "response"))
     if type(data) is not dict:
         raise FormatError.mismatch("response", "a Response object", describe_type(data))
     history = ChatHistory()

@@ -1,0 +1,162 @@
+"""Chat Completions documents: request bodies, fine-tuning lines, responses and Batch lines.
+
+`from_request` reads a request body's ``messages`` into the history and its other fields
+into ``history.options`` (`semantic_chat.ChatOptions`); `to_request` writes them back.
+`from_payload` takes a ``messages`` list or any of these documents, told apart by their keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ...errors import FormatError, describe_type
+from ...history import ChatHistory
+from ...message import ChatMessageContent
+from ...trusted import new_history
+from .. import documents
+from ..request_fields import (
+    options_from,
+    report_options_metadata,
+    write_extra,
+    write_tool_choice,
+    write_tools,
+)
+from ..wire import OnUnsupported, as_plain
+from . import reading, writing
+from .shared import FORMAT, HINTS
+
+__all__ = ["from_payload", "from_request", "to_payload", "to_request"]
+
+_RENAMED = {"max_completion_tokens": "max_tokens"}
+
+
+def from_payload(payload: Any) -> ChatHistory:
+    """Read a ``messages`` list, or a whole Chat Completions document, into a history.
+
+    A document is a request body or fine-tuning line (`from_request`), a ``chat.completion``
+    (its first choice, as `from_response` reads it, makes a one-message history), or an
+    OpenAI Batch input or output line holding one of those (its ``custom_id`` is not kept:
+    the command line keeps the envelope).
+
+    Raises:
+        FormatError: a malformed message or document; the message names the location, e.g.
+            ``body.messages[3].content[1].type`` in a Batch line.
+    """
+    if isinstance(payload, (list, tuple)) or (
+        not isinstance(payload, (dict, str, bytes)) and not hasattr(payload, "model_dump")
+    ):
+        return reading.from_payload(payload)
+    document = as_plain(payload, "") if not isinstance(payload, (str, bytes)) else payload
+    kind = documents.kind_of(document)
+    if kind in ("batch_input", "batch_output"):
+        history: ChatHistory = documents.read_enveloped(document, from_payload)
+        return history
+    if kind in ("chat_request", "fine_tuning"):
+        return from_request(document)
+    if kind == "chat_response":
+        return new_history([reading.from_response(document)])
+    raise FormatError.mismatch(
+        "",
+        "a list of messages, a request body, a chat.completion or a Batch line",
+        "a Responses document" if kind is not None else describe_type(document),
+    )
+
+
+def from_request(body: Any) -> ChatHistory:
+    """Read a ``chat.completions.create`` request body (or a fine-tuning line).
+
+    ``messages`` become the history's messages; ``model``, ``tools``, ``tool_choice``,
+    ``parallel_tool_calls``, ``temperature``, ``top_p``, ``max_completion_tokens`` (or the
+    older ``max_tokens``, remembered so that it is written back under that name),
+    ``reasoning_effort``, ``stop``, ``seed`` and the penalties become ``history.options``;
+    every other field is kept in ``options.extra``.
+
+    Raises:
+        FormatError: the body is not an object, has no ``messages`` list, or a field holds
+            the wrong type; the message names the field (``temperature: expected a number
+            or None, got str``) or the message (``messages[2].role``).
+    """
+    plain = as_plain(body, "request")
+    if type(plain) is not dict:
+        raise FormatError.mismatch("request", "a request object", describe_type(plain))
+    messages = plain.get("messages")
+    if type(messages) is not list:
+        if "messages" not in plain:
+            raise FormatError("missing 'messages'", path="request")
+        raise FormatError.mismatch("messages", "a list of messages", describe_type(messages))
+    fields = {key: value for key, value in plain.items() if key != "messages"}
+    renamed = dict(_RENAMED)
+    legacy = "max_tokens" in fields and "max_completion_tokens" not in fields
+    options = options_from(fields, renamed)
+    if options is not None and legacy:
+        options.metadata = {HINTS: {"max_tokens": True}}
+    history = reading.from_payload(messages)
+    history.options = options
+    return history
+
+
+def to_request(
+    history: Iterable[ChatMessageContent] | ChatHistory,
+    *,
+    on_unsupported: OnUnsupported | None = None,
+) -> dict[str, Any]:
+    """Write a history as a ``chat.completions.create`` request body.
+
+    ``model`` comes first, then ``messages``, then the options in Chat Completions' names
+    (``max_tokens`` as ``max_completion_tokens``, tools and tool choice nested under
+    ``function``). A history without a model (a fine-tuning line) is written without one.
+    A Responses field in ``options.extra`` (``include``, ``reasoning``, ``text`` ...) or a
+    hosted tool is reported as ``on_unsupported`` says (by default left out with a warning).
+
+    Raises:
+        UnsupportedContentError: something is left out and ``on_unsupported`` is
+            ``"error"`` (or an item the format cannot carry, as `to_payload` says).
+    """
+    options = history.options if isinstance(history, ChatHistory) else None
+    body: dict[str, Any] = {}
+    if options is not None and options.model is not None:
+        body["model"] = options.model
+    body["messages"] = writing.to_payload(history, on_unsupported=on_unsupported)
+    if options is None:
+        return body
+    hints = report_options_metadata(options, HINTS, FORMAT, on_unsupported)
+    if options.tools is not None:
+        body["tools"] = write_tools(options.tools, True, FORMAT, on_unsupported)
+    if options.tool_choice is not None:
+        choice = write_tool_choice(options.tool_choice, True, FORMAT, on_unsupported)
+        if choice is not None:
+            body["tool_choice"] = choice
+    for name in ("parallel_tool_calls", "temperature", "top_p"):
+        value = getattr(options, name)
+        if value is not None:
+            body[name] = value
+    if options.max_tokens is not None:
+        key = "max_tokens" if hints.get("max_tokens") else "max_completion_tokens"
+        body[key] = options.max_tokens
+    for name in ("reasoning_effort", "stop", "seed", "frequency_penalty", "presence_penalty"):
+        value = getattr(options, name)
+        if value is not None:
+            body[name] = value
+    write_extra(body, options, "chat", FORMAT, on_unsupported)
+    return body
+
+
+def to_payload(
+    history: Iterable[ChatMessageContent] | ChatMessageContent,
+    *,
+    on_unsupported: OnUnsupported | None = None,
+) -> list[dict[str, Any]]:
+    """Write a history, or one message, as a Chat Completions ``messages`` list.
+
+    See `semantic_chat.formats.openai_chat.writing.to_payload`; a lone message is written as
+    a history of that message (a tool message of several results gives several messages).
+    The history's options are not part of a ``messages`` list: `to_request` writes them.
+
+    Raises:
+        UnsupportedContentError: what `writing.to_payload` raises.
+        FormatError: a role the format does not have.
+    """
+    if isinstance(history, ChatMessageContent):
+        history = [history]
+    return writing.to_payload(history, on_unsupported=on_unsupported)

@@ -1,0 +1,256 @@
+"""The request fields of the two OpenAI formats, and `ChatOptions` read from and written to them.
+
+Both formats name most settings alike; where they differ this module maps them:
+
+============================  ===========================  ================================
+`ChatOptions`                 Chat Completions             Responses
+============================  ===========================  ================================
+``model``                     ``model``                    ``model``
+``tools``                     ``{"type": "function",       ``{"type": "function", "name",
+                              "function": {"name" ...}}``  ...}`` (flat)
+``tool_choice``               ``{"type": "function",       ``{"type": "function",
+                              "function": {"name"}}``      "name"}``
+``max_tokens``                ``max_completion_tokens``    ``max_output_tokens``
+                              (or the older ``max_tokens``)
+``reasoning_effort``          ``reasoning_effort``         ``reasoning.effort``
+``stop``, ``seed``,           the same names               none: reported
+``*_penalty``
+``extra``                     its own fields               its own fields
+============================  ===========================  ================================
+
+A field of ``extra`` that only the other format has (``include`` in a Chat Completions
+request, ``response_format`` in a Responses one), a hosted tool (``web_search``) in a Chat
+Completions request, or an option the target has no field for, is reported through
+`semantic_chat.formats.wire.unsupported_field`: left out with a warning by default, refused
+with ``on_unsupported="error"``, left out silently with ``"drop"``. A field neither format
+names (a vendor extension such as ``top_k``) is written as it is.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import FormatError, SemanticChatError
+from ..options import ChatOptions
+from .wire import OnUnsupported, unsupported_field
+
+__all__ = [
+    "CHAT_KEYS",
+    "RESPONSES_KEYS",
+    "options_from",
+    "report_options_metadata",
+    "write_extra",
+    "write_tool_choice",
+    "write_tools",
+]
+
+_SHARED = frozenset((
+    "metadata", "model", "parallel_tool_calls", "prompt_cache_key", "prompt_cache_retention",
+    "safety_identifier", "service_tier", "store", "stream", "stream_options", "temperature",
+    "tool_choice", "tools", "top_logprobs", "top_p", "user",
+))
+CHAT_KEYS = _SHARED | {
+    "audio", "frequency_penalty", "function_call", "functions", "logit_bias", "logprobs",
+    "max_completion_tokens", "max_tokens", "messages", "modalities", "n", "prediction",
+    "presence_penalty", "reasoning_effort", "response_format", "seed", "stop", "verbosity",
+    "web_search_options",
+}
+"""The fields of a Chat Completions request body."""
+
+RESPONSES_KEYS = _SHARED | {
+    "background", "conversation", "include", "input", "instructions", "max_output_tokens",
+    "max_tool_calls", "previous_response_id", "prompt", "reasoning", "text", "truncation",
+}
+"""The fields of a Responses request body."""
+
+# What each format's request writes itself from the options (never copied from ``extra``).
+_OWN_FIELDS = {
+    "chat": frozenset((
+        "model", "messages", "tools", "tool_choice", "parallel_tool_calls", "temperature",
+        "top_p", "max_completion_tokens", "max_tokens", "reasoning_effort", "stop", "seed",
+        "frequency_penalty", "presence_penalty",
+    )),
+    "responses": frozenset((
+        "model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls",
+        "temperature", "top_p", "max_output_tokens", "reasoning",
+    )),
+}
+
+
+def options_from(fields: dict[str, Any], renamed: dict[str, str]) -> ChatOptions | None:
+    """Build the options of a request from its fields (the conversation's taken out).
+
+    ``renamed`` maps a wire name to the option it fills (``max_output_tokens`` ->
+    ``max_tokens``); other fields named like an option fill it, the rest go to ``extra``.
+    Returns ``None`` when there is nothing to keep.
+
+    Raises:
+        FormatError: a field holds a value of the wrong type; the message names the field.
+    """
+    if not fields:
+        return None
+    named: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    for key, value in fields.items():
+        option = renamed.get(key, key)
+        if option in _OPTION_NAMES and option not in named:
+            named[option] = value
+        else:
+            extra[key] = value
+    try:
+        return ChatOptions(**named, extra=extra)
+    except SemanticChatError as error:
+        wire = _wire_name(error.path, renamed)
+        raise FormatError(error.detail, path=wire) from None
+
+
+_OPTION_NAMES = frozenset(
+    ("model", "tools", "tool_choice", "parallel_tool_calls", "temperature", "top_p",
+     "max_tokens", "reasoning_effort", "stop", "seed", "frequency_penalty", "presence_penalty")
+)
+
+
+def _wire_name(path: str, renamed: dict[str, str]) -> str:
+    head, dot, rest = path.partition(".")
+    bracket = head.find("[")
+    name, tail = (head, "") if bracket < 0 else (head[:bracket], head[bracket:])
+    for wire, option in renamed.items():
+        if option == name:
+            name = wire
+    return f"{name}{tail}{dot}{rest}"
+
+
+def write_tools(
+    tools: list[dict[str, Any]],
+    nested: bool,
+    format_name: str,
+    on_unsupported: OnUnsupported | None,
+) -> list[dict[str, Any]]:
+    """Tool definitions in one format's shape: ``nested`` for Chat Completions, else flat.
+
+    A function or custom tool is converted; a hosted tool (``web_search`` ...) goes to a
+    Responses request as it is and is reported for a Chat Completions one.
+
+    Raises:
+        UnsupportedContentError: a tool is left out and ``on_unsupported`` is ``"error"``.
+    """
+    written = []
+    for index, tool in enumerate(tools):
+        converted = _convert_tool(tool, nested)
+        if converted is None:
+            kind = json.dumps(tool.get("type"), ensure_ascii=False)
+            unsupported_field(
+                on_unsupported, format_name, f"options.tools[{index}]", f"a {kind} tool"
+            )
+            continue
+        written.append(converted)
+    return written
+
+
+def _convert_tool(tool: dict[str, Any], nested: bool) -> dict[str, Any] | None:
+    kind = tool.get("type")
+    if kind not in ("function", "custom"):
+        return None if nested else dict(tool)
+    body = tool.get(kind)
+    if isinstance(body, dict):  # the nested (Chat Completions) shape
+        extra = {key: value for key, value in tool.items() if key not in ("type", kind)}
+        if nested:
+            return dict(tool)
+        return {"type": kind, **body, **extra}
+    if not nested:
+        return dict(tool)
+    return {"type": kind, kind: {key: value for key, value in tool.items() if key != "type"}}
+
+
+def write_tool_choice(
+    choice: str | dict[str, Any], nested: bool, format_name: str,
+    on_unsupported: OnUnsupported | None,
+) -> str | dict[str, Any] | None:
+    """A ``tool_choice`` in one format's shape, or ``None`` when it is left out (reported).
+
+    Raises:
+        UnsupportedContentError: it is left out and ``on_unsupported`` is ``"error"``.
+    """
+    if isinstance(choice, str):
+        return choice
+    kind = choice.get("type")
+    if kind in ("function", "custom"):
+        body = choice.get(kind)
+        if isinstance(body, dict):
+            return dict(choice) if nested else {"type": kind, **body}
+        if not nested:
+            return dict(choice)
+        name = {key: value for key, value in choice.items() if key != "type"}
+        return {"type": kind, kind: name}
+    if kind == "allowed_tools":
+        body = choice.get("allowed_tools")
+        if isinstance(body, dict):  # Chat Completions nests mode and tools
+            if nested:
+                return dict(choice)
+            tools = [_choice_tool(tool, nested=False) for tool in body.get("tools", [])]
+            return {"type": kind, **body, "tools": tools}
+        if not nested:
+            return dict(choice)
+        tools = [_choice_tool(tool, nested=True) for tool in choice.get("tools", [])]
+        inner = {key: value for key, value in choice.items() if key != "type"}
+        return {"type": kind, kind: {**inner, "tools": tools}}
+    if not nested:
+        return dict(choice)
+    shown = json.dumps(kind, ensure_ascii=False)
+    unsupported_field(on_unsupported, format_name, "options.tool_choice", f"a {shown} tool choice")
+    return None
+
+
+def _choice_tool(tool: Any, nested: bool) -> Any:
+    if not isinstance(tool, dict):
+        return tool
+    converted = write_tool_choice(tool, nested, "", "drop")
+    return tool if converted is None else converted
+
+
+def write_extra(  # noqa: PLR0917 - one call per request writer
+    body: dict[str, Any],
+    options: ChatOptions,
+    own: str,
+    format_name: str,
+    on_unsupported: OnUnsupported | None,
+    skip: Callable[[str], bool] = lambda _: False,
+) -> None:
+    """Copy the fields of ``options.extra`` a request of format ``own`` can carry into ``body``.
+
+    ``own`` is ``"chat"`` or ``"responses"``. A field only the other format has is reported;
+    a field neither names is copied; a field the writer sets itself, or one ``skip`` says the
+    writer used, is not copied.
+
+    Raises:
+        UnsupportedContentError: a field is left out and ``on_unsupported`` is ``"error"``.
+    """
+    keys, other = (CHAT_KEYS, RESPONSES_KEYS) if own == "chat" else (RESPONSES_KEYS, CHAT_KEYS)
+    for key, value in options.extra.items():
+        if skip(key):
+            continue
+        where = f"options.extra[{json.dumps(key, ensure_ascii=False)}]"
+        if key in _OWN_FIELDS[own] or (key not in keys and key in other):
+            unsupported_field(on_unsupported, format_name, where, f"the request field {key!r}")
+            continue
+        body[key] = value
+
+
+def report_options_metadata(
+    options: ChatOptions, hints: str, format_name: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any]:
+    """Return this format's hints in the options' metadata; report every other key as lost.
+
+    Raises:
+        UnsupportedContentError: such a key and ``on_unsupported`` is ``"error"``.
+    """
+    metadata = options.metadata or {}
+    for key in metadata:
+        if key not in ("openai_chat", "openai_responses"):
+            where = f"options.metadata[{json.dumps(key, ensure_ascii=False)}]"
+            unsupported_field(on_unsupported, format_name, where, "metadata")
+    found = metadata.get(hints)
+    return found if isinstance(found, dict) else {}
+
