@@ -144,13 +144,17 @@ def model_json_value(value: Any, path: str) -> Any:
         InvalidTypeError: a part of ``value`` is of a type JSON cannot hold (a ``datetime``,
             a ``tuple``, a key that is not a ``str``); the message names its path.
         InvalidValueError: a number JSON cannot hold (NaN, infinities, an integer outside
-            the 64-bit range).
+            the 64-bit range), or a string with a lone surrogate.
     """
     try:
-        return _copy_json(value)
+        copied = _copy_json(value)
     except _NotJSON:
         where, detail, is_type = _locate_not_json(value, path)
         raise (InvalidTypeError if is_type else InvalidValueError)(detail, path=where) from None
+    found = _find_unencodable(copied, path, True)
+    if found is not None:
+        raise InvalidValueError(found.detail, path=found.path)
+    return copied
 
 
 class _NotJSON(Exception):

@@ -57,6 +57,15 @@ class Label(str):
             )
         if isinstance(label, Label):
             label = str.__str__(label)
+        if not label.isascii():
+            try:
+                label.encode("utf-8")
+            except UnicodeEncodeError as error:
+                raise InvalidValueError(
+                    f"lone surrogate {label[error.start]!a} at character {error.start} "
+                    "cannot be written as UTF-8",
+                    path=cls.__name__,
+                ) from None
         lowered = label.lower()
         interned = cls._interned.get(lowered)
         if interned is not None:

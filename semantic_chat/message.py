@@ -179,8 +179,16 @@ class ChatMessageContent:
         else:
             self._items = ChatMessageContentItemCollection._trusted(to_items(content))
         self._role = role if type(role) is AuthorRole else _as_role(role)
-        self._name = name if name is None or type(name) is str else _optional_text(name, "name")
-        self._id = id if id is None or type(id) is str else _optional_text(id, "id")
+        self._name = (
+            name
+            if name is None or (type(name) is str and name.isascii())
+            else _optional_text(name, "name")
+        )
+        self._id = (
+            id
+            if id is None or (type(id) is str and id.isascii())
+            else _optional_text(id, "id")
+        )
         self._finish_reason = (
             finish_reason
             if finish_reason is None or type(finish_reason) is FinishReason
@@ -189,7 +197,7 @@ class ChatMessageContent:
         self._usage = usage if usage is None or type(usage) is Usage else _as_usage(usage)
         self._model_id = (
             model_id
-            if model_id is None or type(model_id) is str
+            if model_id is None or (type(model_id) is str and model_id.isascii())
             else _optional_text(model_id, "model_id")
         )
         self._metadata = None if metadata is None else check_metadata(metadata)
@@ -199,7 +207,7 @@ class ChatMessageContent:
         """Check the fields a subclass's attrs-written ``__init__`` stored."""
         for field in ("name", "id", "model_id"):
             value = getattr(self, "_" + field)
-            if value is not None and type(value) is not str:
+            if value is not None and not (type(value) is str and value.isascii()):
                 _store(self, "_" + field, _optional_text(value, field))
         if self._metadata is not None:
             _store(self, "_metadata", check_metadata(self._metadata))

@@ -19,11 +19,12 @@ from typing import Any
 import attrs
 import numpy as np
 
-from .errors import InvalidTypeError, SemanticChatError, describe_type
+from .errors import InvalidTypeError, InvalidValueError, SemanticChatError, describe_type
 from .jsoncodec import model_json_value
 
 __all__ = [
     "annotation_text",
+    "check_encodable",
     "check_flag",
     "check_int",
     "check_json",
@@ -36,29 +37,49 @@ __all__ = [
 
 
 def check_text(value: Any, field: str) -> str:
-    """Return ``value`` as a ``str``.
+    """Return ``value`` as a ``str`` that can be written as UTF-8.
 
     Raises:
         InvalidTypeError: ``value`` is not a string; the message names ``field``.
+        InvalidValueError: it holds a lone surrogate (text decoded wrongly), which no JSON
+            writer can write.
     """
-    if type(value) is str:
-        return value
-    if isinstance(value, str):  # a subclass (a label, numpy's str_): store the plain text
-        return str.__str__(value)
-    raise InvalidTypeError.mismatch(field, "a str", describe_type(value))
+    if not isinstance(value, str):
+        raise InvalidTypeError.mismatch(field, "a str", describe_type(value))
+    text = value if type(value) is str else str.__str__(value)  # a label, numpy's str_
+    if not text.isascii():
+        check_encodable(text, field)
+    return text
 
 
 def check_optional_text(value: Any, field: str) -> str | None:
-    """Return ``value`` as a ``str``, or ``None``.
+    """Return ``value`` as a ``str`` that can be written as UTF-8, or ``None``.
 
     Raises:
         InvalidTypeError: ``value`` is neither a string nor ``None``.
+        InvalidValueError: it holds a lone surrogate.
     """
-    if value is None or type(value) is str:
-        return value
-    if isinstance(value, str):
-        return str.__str__(value)
-    raise InvalidTypeError.mismatch(field, "a str or None", describe_type(value))
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidTypeError.mismatch(field, "a str or None", describe_type(value))
+    return check_text(value, field)
+
+
+def check_encodable(text: str, field: str) -> None:
+    """Refuse text with a lone surrogate, naming the character.
+
+    Raises:
+        InvalidValueError: the text cannot be written as UTF-8.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise InvalidValueError(
+            f"lone surrogate {text[error.start]!a} at character {error.start} "
+            "cannot be written as UTF-8",
+            path=field,
+        ) from None
 
 
 def check_optional_int(value: Any, field: str) -> int | None:

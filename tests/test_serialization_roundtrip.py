@@ -42,6 +42,7 @@ from semantic_chat import (
     FunctionCallContent,
     FunctionResultContent,
     ImageContent,
+    InvalidValueError,
     KernelContent,
     ReasoningContent,
     RefusalContent,
@@ -416,7 +417,15 @@ def test_lone_surrogate_is_located_never_a_unicode_error(
     index = data.draw(st.integers(min_value=0, max_value=len(history) - 1))
     message = history[index]
     position = data.draw(st.integers(min_value=0, max_value=len(message.items)))
-    message.items.insert(position, TextContent(prefix + surrogate + suffix))
+    with pytest.raises(InvalidValueError) as refused:
+        TextContent(prefix + surrogate + suffix)
+    assert str(refused.value) == (
+        f"text: lone surrogate {surrogate!r} at character {len(prefix)} "
+        "cannot be written as UTF-8"
+    )
+    item = TextContent(prefix + suffix)
+    object.__setattr__(item, "_text", prefix + surrogate + suffix)  # reaching inside on purpose
+    message.items.insert(position, item)
     expected = (
         f"messages[{index}].items[{position}].text: lone surrogate {surrogate!r} "
         f"at character {len(prefix)} cannot be written as UTF-8"
@@ -431,22 +440,40 @@ def test_lone_surrogate_is_located_never_a_unicode_error(
 
 
 @pytest.mark.parametrize(
-    ("message", "path"),
+    ("build", "message"),
     [
-        (ChatMessageContent("user", name="a\udfffb"), "messages[0].name"),
-        (ChatMessageContent("\ud800"), "messages[0].role"),
-        (ChatMessageContent("user", finish_reason="\ud800"), "messages[0].finish_reason"),
-        (ChatMessageContent("user", items=[FunctionCallContent("c", "f", "{\ud800}")]),
-         "messages[0].items[0].arguments"),
-        (ChatMessageContent("user", items=[FunctionResultContent("c", ["ok", "\ud800"])]),
-         "messages[0].items[0].result[1]"),
+        (lambda: ChatMessageContent("user", name="a\udfffb"),
+         "name: lone surrogate '\\udfff' at character 1 cannot be written as UTF-8"),
+        (lambda: ChatMessageContent("\ud800"),
+         "role: lone surrogate '\\ud800' at character 0 cannot be written as UTF-8"),
+        (lambda: ChatMessageContent("user", finish_reason="\ud800"),
+         "finish_reason: lone surrogate '\\ud800' at character 0 cannot be written as UTF-8"),
+        (lambda: FunctionCallContent("c", "f", "{\ud800}"),
+         "arguments: lone surrogate '\\ud800' at character 1 cannot be written as UTF-8"),
+        (lambda: FunctionResultContent("c", ["ok", "\ud800"]),
+         "result[1]: lone surrogate '\\ud800' at character 0 cannot be written as UTF-8"),
     ],
     ids=["name", "role", "finish_reason", "arguments", "result"],
 )
+def test_lone_surrogates_are_refused_when_built(build: Any, message: str) -> None:
+    with pytest.raises(InvalidValueError) as info:
+        build()
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    ("slot", "value", "path"),
+    [
+        ("_name", "a\udfffb", "messages[0].name"),
+        ("_model_id", "\ud800", "messages[0].model_id"),
+    ],
+)
 @pytest.mark.parametrize("name", BACKENDS)
-def test_lone_surrogates_in_other_fields_are_located(
-    name: str, message: ChatMessageContent, path: str
+def test_lone_surrogates_put_in_by_hand_are_located(
+    name: str, slot: str, value: str, path: str
 ) -> None:
+    message = ChatMessageContent("user", "x")
+    object.__setattr__(message, slot, value)  # reaching inside on purpose
     with backend(name), pytest.raises(SerializationError) as info:
         to_json(ChatHistory([message]))
     assert info.value.path == path

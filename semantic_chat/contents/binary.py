@@ -106,13 +106,14 @@ class BinaryContent(KernelContent):
     def __attrs_post_init__(self) -> None:
         payload = self._data
         uri = self._uri
-        if uri is not None and type(uri) is not str:
+        if uri is not None and not (type(uri) is str and uri.isascii()):
             uri = check_optional_text(uri, "uri")
             _store(self, "_uri", uri)
-        if self._file_id is not None and type(self._file_id) is not str:
-            _store(self, "_file_id", check_optional_text(self._file_id, "file_id"))
-        if self._mime_type is not None and type(self._mime_type) is not str:
-            _store(self, "_mime_type", check_optional_text(self._mime_type, "mime_type"))
+        file_id, mime_type = self._file_id, self._mime_type
+        if file_id is not None and not (type(file_id) is str and file_id.isascii()):
+            _store(self, "_file_id", check_optional_text(file_id, "file_id"))
+        if mime_type is not None and not (type(mime_type) is str and mime_type.isascii()):
+            _store(self, "_mime_type", check_optional_text(mime_type, "mime_type"))
         if uri is not None and payload is None and uri[:5].lower() == "data:":
             parsed = _parse_data_uri(uri)
             payload = parsed.data

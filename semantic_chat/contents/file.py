@@ -23,8 +23,9 @@ class FileContent(BinaryContent):
     _filename: str | None = attrs.field(default=None, alias="filename")
 
     def __attrs_post_init__(self) -> None:
-        if self._filename is not None and type(self._filename) is not str:
-            _store(self, "_filename", check_optional_text(self._filename, "filename"))
+        filename = self._filename
+        if filename is not None and not (type(filename) is str and filename.isascii()):
+            _store(self, "_filename", check_optional_text(filename, "filename"))
         super().__attrs_post_init__()
 
     @property

@@ -41,11 +41,11 @@ class FunctionCallContent(KernelContent):
 
     def __attrs_post_init__(self) -> None:
         call_id, name, arguments, index = self._id, self._name, self._arguments, self._index
-        if call_id is not None and type(call_id) is not str:
+        if call_id is not None and not (type(call_id) is str and call_id.isascii()):
             _store(self, "_id", check_optional_text(call_id, "id"))
-        if type(name) is not str:
+        if not (type(name) is str and name.isascii()):
             _store(self, "_name", check_text(name, "name"))
-        if arguments is not None and type(arguments) is not str:
+        if arguments is not None and not (type(arguments) is str and arguments.isascii()):
             _store(self, "_arguments", check_arguments(arguments))
         if index is not None and type(index) is not int:
             _store(self, "_index", check_optional_int(index, "index"))
@@ -145,10 +145,10 @@ def check_arguments(value: Any) -> str | dict[str, Any] | None:
             mapping holds a value JSON cannot (the message names its key).
         InvalidValueError: a number in the mapping that JSON cannot hold.
     """
-    if value is None or type(value) is str:
+    if value is None:
         return value
     if isinstance(value, str):
-        return str.__str__(value)
+        return check_text(value, "arguments")
     if isinstance(value, Mapping):
         copied: dict[str, Any] = check_json(dict(value), "arguments")
         return copied

@@ -9,7 +9,7 @@ import attrs
 
 from ..errors import InvalidTypeError, describe_type
 from ..labels import ContentType
-from ..validation import check_flag, check_json, check_optional_text
+from ..validation import check_flag, check_json, check_optional_text, check_text
 from .base import KernelContent, _store
 
 __all__ = ["FunctionResultContent", "check_result"]
@@ -40,11 +40,11 @@ class FunctionResultContent(KernelContent):
     def __attrs_post_init__(self) -> None:
         call_id, result, name = self._call_id, self._result, self._name
         is_error: Any = self._is_error  # a constructor's argument, not yet checked
-        if call_id is not None and type(call_id) is not str:
+        if call_id is not None and not (type(call_id) is str and call_id.isascii()):
             _store(self, "_call_id", check_optional_text(call_id, "call_id"))
-        if result is not None and type(result) is not str:
+        if result is not None and not (type(result) is str and result.isascii()):
             _store(self, "_result", check_result(result))
-        if name is not None and type(name) is not str:
+        if name is not None and not (type(name) is str and name.isascii()):
             _store(self, "_name", check_optional_text(name, "name"))
         if type(is_error) is not bool:
             _store(self, "_is_error", check_flag(is_error, "is_error"))
@@ -106,10 +106,10 @@ def check_result(value: Any) -> Any:
         InvalidTypeError: ``value`` is neither text, JSON nor a list of items only.
         InvalidValueError: a number JSON cannot hold.
     """
-    if value is None or type(value) is str:
+    if value is None:
         return value
     if isinstance(value, str):
-        return str.__str__(value)
+        return check_text(value, "result")
     if isinstance(value, KernelContent):
         return [value]
     if type(value) is list and any(isinstance(element, KernelContent) for element in value):

@@ -26,7 +26,7 @@ class ImageContent(BinaryContent):
     _detail: str | None = attrs.field(default=None, alias="detail")
 
     def __attrs_post_init__(self) -> None:
-        if self._detail is not None and type(self._detail) is not str:
+        if self._detail is not None and not (type(self._detail) is str and self._detail.isascii()):
             _store(self, "_detail", check_optional_text(self._detail, "detail"))
         super().__attrs_post_init__()
 

@@ -34,12 +34,12 @@ class ReasoningContent(KernelContent):
     _provider: str | None = attrs.field(default=None, alias="provider")
 
     def __attrs_post_init__(self) -> None:
-        if type(self._text) is not str:
+        if not (type(self._text) is str and self._text.isascii()):
             text = self._text
             _store(self, "_text", "" if text is None else check_text(text, "text"))
         for name in ("signature", "encrypted", "provider"):
             value = getattr(self, "_" + name)
-            if value is not None and type(value) is not str:
+            if value is not None and not (type(value) is str and value.isascii()):
                 _store(self, "_" + name, check_optional_text(value, name))
         if self._metadata is not None:
             super().__attrs_post_init__()

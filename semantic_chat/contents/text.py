@@ -26,7 +26,7 @@ class TextContent(KernelContent):
     _text: str = attrs.field(alias="text")
 
     def __attrs_post_init__(self) -> None:
-        if type(self._text) is not str:
+        if not (type(self._text) is str and self._text.isascii()):
             _store(self, "_text", check_text(self._text, "text"))
         if self._metadata is not None:
             super().__attrs_post_init__()
@@ -57,7 +57,7 @@ class RefusalContent(KernelContent):
     _text: str = attrs.field(alias="text")
 
     def __attrs_post_init__(self) -> None:
-        if type(self._text) is not str:
+        if not (type(self._text) is str and self._text.isascii()):
             _store(self, "_text", check_text(self._text, "text"))
         if self._metadata is not None:
             super().__attrs_post_init__()
