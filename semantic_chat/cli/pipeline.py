@@ -14,13 +14,14 @@ import signal
 import traceback
 import warnings
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, NamedTuple
 
 from .. import formats, jsoncodec
 from ..errors import SemanticChatError
+from ..formats import documents
 from ..history import ChatHistory
 from .files import Chunk, CommandError
 
@@ -45,9 +46,12 @@ class Job(NamedTuple):
     Attributes:
         source: the input format, or ``None`` to detect it per conversation.
         target: the output format, or ``None`` to only read (validate).
-        drop: leave out, with a warning, what the target cannot carry.
+        drop: leave out, with a warning, what the target cannot carry (``--drop-unsupported``,
+            the same as ``on_unsupported="warn"``).
         indent: 2 to indent the output JSON, ``None`` for one line.
         debug: keep the traceback of each error.
+        on_unsupported: what to do with what the target cannot carry (``--on-unsupported``);
+            ``None``: ``"warn"`` when ``drop``, else each format's default per kind of loss.
     """
 
     source: str | None
@@ -55,6 +59,7 @@ class Job(NamedTuple):
     drop: bool = False
     indent: int | None = None
     debug: bool = False
+    on_unsupported: str | None = None
 
 
 class Outcome(NamedTuple):
@@ -71,6 +76,11 @@ class Outcome(NamedTuple):
 def transform(job: Job, payload: Any) -> tuple[str, str | None, list[str]]:
     """Read one conversation and write it in the target format.
 
+    A request body (or fine-tuning line), or a history with options, is written as the
+    target's request body (`openai_chat.to_request`, `openai_responses.to_request`); a
+    fine-tuning line stays one, as it has no model. A Batch line keeps its envelope: its
+    body is converted, and an input line's ``url`` names the target's endpoint.
+
     Returns:
         The format it was read in, the output JSON text (``None`` when there is no target),
         and the warnings about what was dropped.
@@ -78,16 +88,37 @@ def transform(job: Job, payload: Any) -> tuple[str, str | None, list[str]]:
     Raises:
         SemanticChatError: the payload cannot be read, or the target cannot carry it.
     """
-    source = job.source if job.source is not None else formats.detect(payload)
-    history = formats.get(source).from_payload(payload)
+    unwrapped = documents.unwrap(payload)
+    body = unwrapped.body
+    try:
+        source = job.source if job.source is not None else formats.detect(body)
+        history = formats.get(source).from_payload(body)
+    except SemanticChatError as error:
+        raise error.at(unwrapped.path) from None
     if job.target is None:
         return source, None, []
-    text, notes = dump(job, history)
+    request = documents.is_request(body) or history.options is not None
+    text, notes = dump(job, history, request=request, wrap=unwrapped.wrap)
     return source, text, notes
 
 
-def dump(job: Job, history: ChatHistory) -> tuple[str, list[str]]:
+_REQUEST_WRITERS: dict[str, Callable[..., Any]] = {
+    formats.openai_chat.NAME: formats.openai_chat.to_request,
+    formats.openai_responses.NAME: formats.openai_responses.to_request,
+}
+
+
+def dump(
+    job: Job,
+    history: ChatHistory,
+    *,
+    request: bool = False,
+    wrap: Callable[[Any, str], Any] | None = None,
+) -> tuple[str, list[str]]:
     """Write a history in the job's target format as JSON text, with warnings for drops.
+
+    With ``request``, a format that has request bodies writes one (model, options and
+    messages); ``wrap`` puts what is written back into the input's Batch envelope.
 
     Raises:
         UnsupportedContentError: the target cannot carry an item and ``job.drop`` is false.
@@ -95,9 +126,13 @@ def dump(job: Job, history: ChatHistory) -> tuple[str, list[str]]:
     assert job.target is not None, "a job that writes has a target"
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        written = formats.get(job.target).to_payload(
-            history, on_unsupported="drop" if job.drop else "raise"
-        )
+        on_unsupported = job.on_unsupported or ("warn" if job.drop else None)
+        write = _REQUEST_WRITERS.get(job.target) if request else None
+        if write is None:
+            write = formats.get(job.target).to_payload
+        written = write(history, on_unsupported=on_unsupported)
+    if wrap is not None:
+        written = wrap(written, job.target)
     return jsoncodec.dumps(written, job.indent), [str(note.message) for note in caught]
 
 
@@ -107,7 +142,7 @@ def describe_error(error: BaseException) -> str:
         message = str(error)
     else:
         message = f"internal error: {type(error).__name__}: {error} (--debug shows where)"
-    message = message.replace("on_unsupported='drop'", "--drop-unsupported")
+    message = message.replace("on_unsupported='warn'", "--drop-unsupported")
     message = message.replace("pass the source format", "pass --from")
     return " ".join(message.split())
 

@@ -1,7 +1,8 @@
 """Wire formats: one module per format, each with the same ``to_*`` / ``from_*`` functions.
 
 ``formats.get(name)``, ``formats.names()``, ``formats.detect(payload)`` and
-``formats.convert(payload, source=None, target=...)`` work over every registered format:
+``formats.convert(payload, source=None, target=...)`` and ``formats.validate(payload)`` work
+over every registered format:
 ``semantic-chat`` (this library's own JSON), ``openai-chat`` and ``openai-responses``.
 """
 
@@ -19,8 +20,13 @@ from .registry import get as get
 from .registry import names as names
 from .registry import register as register
 from .scoring import score_openai_chat, score_openai_responses, score_semantic_chat
+from .validation import Problem as Problem
+from .validation import validate as validate
+from .wire import ConversionWarning as ConversionWarning
 
 __all__ = [
+    "ConversionWarning",
+    "Problem",
     "WireFormat",
     "convert",
     "detect",
@@ -29,6 +35,7 @@ __all__ = [
     "openai_chat",
     "openai_responses",
     "register",
+    "validate",
 ]
 
 

@@ -111,11 +111,14 @@ def convert(
     source: str | None = None,
     *,
     target: str,
-    on_unsupported: OnUnsupported = "raise",
+    on_unsupported: OnUnsupported | None = None,
 ) -> Any:
     """Read ``payload`` in ``source`` (detected when ``None``) and write it in ``target``.
 
-    ``on_unsupported="drop"`` leaves out, with a warning, what the target cannot carry.
+    What the target cannot carry follows ``on_unsupported``: ``"error"`` refuses it,
+    ``"warn"`` leaves it out with a `ConversionWarning`, ``"drop"`` leaves it out silently;
+    by default items are refused and fields left out with a warning (each format's table in
+    the README). `validate` reports every such problem at once.
 
     Raises:
         FormatError: the payload cannot be read, or a name is unknown.

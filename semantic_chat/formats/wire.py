@@ -13,35 +13,85 @@ from __future__ import annotations
 import json
 import sys
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Literal, TypeVar
 
-from ..contents import BinaryContent, FunctionCallContent, KernelContent
+from ..contents import BinaryContent, FunctionCallContent, KernelContent, TextContent
 from ..contents.metadata import peek_metadata
-from ..errors import FormatError, SerializationError, UnsupportedContentError, describe_type
+from ..errors import (
+    FormatError,
+    InvalidValueError,
+    SerializationError,
+    UnsupportedContentError,
+    describe_type,
+)
 from ..jsoncodec import json_value
 from ..media import split_mime_type
 from ..message import ChatMessageContent
 from ..usage import Usage
 
 __all__ = [
+    "ERROR_MARK",
+    "ERROR_PREFIX",
+    "HINT_KEYS",
+    "ConversionWarning",
     "OnUnsupported",
     "PluginCodecs",
     "arguments_text",
     "as_plain",
     "binary_from_data_url",
+    "collect_losses",
     "compact_json",
     "data_url",
+    "error_output",
     "get_hints",
+    "lose",
+    "lost_metadata",
+    "policy",
+    "read_error",
     "read_parts",
     "require",
     "set_hints",
     "unsupported",
+    "unsupported_field",
     "usage_from",
 ]
 
-OnUnsupported = Literal["raise", "drop"]
-"""What a writer does with an item its format cannot carry: raise, or drop it with a warning."""
+OnUnsupported = Literal["error", "warn", "drop", "raise"]
+"""What a writer does with what its format cannot carry.
+
+``"error"`` refuses it (`UnsupportedContentError`), ``"warn"`` leaves it out with a located
+`ConversionWarning`, ``"drop"`` leaves it out silently; ``"raise"`` is the former name of
+``"error"``. ``None`` (the writers' default) picks per kind of loss, as each format's table in
+the README says: items are refused, fields and metadata are left out with a warning.
+"""
+
+HINT_KEYS = frozenset(("openai_chat", "openai_responses"))
+"""Metadata keys that hold a wire format's own hints: never reported as lost by any writer."""
+
+ERROR_PREFIX = "Error: "
+"""What starts the output of a tool call that failed (``is_error``) in the OpenAI formats.
+
+Neither format has an error flag on tool output; their guides say to return text that says
+the call failed. Readers give back ``is_error=True`` (without the prefix) for output that
+starts with it.
+"""
+
+ERROR_MARK = "Error:"
+"""The text part put before tool output that starts with no text part, for a failed call."""
+
+_POLICIES = {"error": "error", "raise": "error", "warn": "warn", "drop": "drop"}
+
+_LOSSES: ContextVar[list[tuple[str, str, str]] | None] = ContextVar("losses", default=None)
+
+
+class ConversionWarning(UserWarning):
+    """What a conversion left out; the message starts with its location.
+
+    ``messages[1].name: dropped: OpenAI Responses cannot carry the name of a user message``.
+    """
 
 _I = TypeVar("_I", bound=KernelContent)
 _B = TypeVar("_B", bound=BinaryContent)
@@ -93,21 +143,146 @@ def set_hints(
         owner.metadata[key] = hints
 
 
-def unsupported(
-    on_unsupported: OnUnsupported, format_name: str, where: str, item: KernelContent, why: str
-) -> None:
-    """Refuse an item a format cannot carry, or drop it with a warning.
+def policy(on_unsupported: OnUnsupported | None) -> OnUnsupported | None:
+    """Check an ``on_unsupported`` argument and return it with ``"raise"`` read as ``"error"``.
 
     Raises:
-        UnsupportedContentError: ``on_unsupported`` is ``"raise"``.
+        InvalidValueError: the value is none of ``"error"``, ``"warn"``, ``"drop"``,
+            ``"raise"`` or ``None``.
+    """
+    if on_unsupported is None:
+        return None
+    found = _POLICIES.get(on_unsupported) if isinstance(on_unsupported, str) else None
+    if found is None:
+        raise InvalidValueError(
+            f"expected 'error', 'warn', 'drop' or None, got {on_unsupported!r}",
+            path="on_unsupported",
+        )
+    return found  # type: ignore[return-value]  # one of the literal's values
+
+
+def unsupported(
+    on_unsupported: OnUnsupported | None,
+    format_name: str,
+    where: str,
+    item: KernelContent,
+    why: str,
+) -> None:
+    """Refuse an item a format cannot carry, or leave it out (with a warning unless ``"drop"``).
+
+    Items are refused unless ``on_unsupported`` says otherwise.
+
+    Raises:
+        UnsupportedContentError: ``on_unsupported`` is ``"error"`` or ``None``.
     """
     detail = f"{format_name} cannot carry {item.content_type!s} content {why}"
-    if on_unsupported == "drop":
-        warnings.warn(f"{where}: dropped: {detail}", stacklevel=_caller_level())
+    lose(on_unsupported, where, detail, "error")
+
+
+def unsupported_field(
+    on_unsupported: OnUnsupported | None, format_name: str, where: str, what: str
+) -> None:
+    """Leave out a field a format cannot carry, with a warning unless asked otherwise.
+
+    Raises:
+        UnsupportedContentError: ``on_unsupported`` is ``"error"``.
+    """
+    lose(on_unsupported, where, f"{format_name} cannot carry {what}", "warn")
+
+
+def lost_metadata(
+    owner: KernelContent | ChatMessageContent,
+    where: str,
+    format_name: str,
+    on_unsupported: OnUnsupported | None,
+) -> None:
+    """Report each metadata key of ``owner`` that is no wire format's hints, as a field loss.
+
+    Raises:
+        UnsupportedContentError: there is such a key and ``on_unsupported`` is ``"error"``.
+    """
+    for key in peek_metadata(owner):
+        if key not in HINT_KEYS:
+            name = json.dumps(key, ensure_ascii=False)
+            unsupported_field(on_unsupported, format_name, f"{where}.metadata[{name}]", "metadata")
+
+
+def lose(on_unsupported: OnUnsupported | None, where: str, detail: str, default: str) -> None:
+    """Act on one loss: refuse it, warn about it, or drop it, as asked or by ``default``.
+
+    Inside `collect_losses` nothing is raised or warned: the loss is recorded and left out.
+
+    Raises:
+        UnsupportedContentError: the action is ``"error"``.
+    """
+    action = default if on_unsupported is None else _POLICIES.get(on_unsupported, "error")
+    collected = _LOSSES.get()
+    if collected is not None:
+        if action != "drop":
+            collected.append((where, detail, action))
+        return
+    if action == "drop":
+        return
+    if action == "warn":
+        note = ConversionWarning(f"{where}: dropped: {detail}")
+        warnings.warn(note, stacklevel=_caller_level())
         return
     raise UnsupportedContentError(
-        f"{detail} (pass on_unsupported='drop' to leave it out)", path=where
+        f"{detail} (pass on_unsupported='warn' to leave it out)", path=where
     )
+
+
+@contextmanager
+def collect_losses() -> Iterator[list[tuple[str, str, str]]]:
+    """Record, instead of raising or warning, what writers leave out in this context.
+
+    Yields the list that receives ``(path, detail, action)`` for each loss, the action being
+    ``"error"`` (it would be refused) or ``"warn"``; silent drops are not recorded.
+    """
+    losses: list[tuple[str, str, str]] = []
+    token = _LOSSES.set(losses)
+    try:
+        yield losses
+    finally:
+        _LOSSES.reset(token)
+
+
+def error_output(
+    content: str | list[dict[str, Any]], text_type: str
+) -> str | list[dict[str, Any]]:
+    """Tool output that says the call failed: its text, or its first text part, prefixed.
+
+    Output whose first part is not text gets a text part ``Error:`` first. ``text_type`` is
+    the format's type of text parts (``text``, ``input_text``).
+    """
+    if isinstance(content, str):
+        return ERROR_PREFIX + content
+    if content and content[0].get("type") == text_type and isinstance(content[0].get("text"), str):
+        return [{**content[0], "text": ERROR_PREFIX + content[0]["text"]}, *content[1:]]
+    return [{"type": text_type, "text": ERROR_MARK}, *content]
+
+
+def read_error(
+    answer: str | list[KernelContent],
+) -> tuple[str | list[KernelContent], bool]:
+    """A tool's answer without the ``Error: `` that marks a failed call, and whether it had it.
+
+    In a list of parts the first text part carries the mark, or is the mark alone
+    (``Error:``) before parts that are not text.
+    """
+    if isinstance(answer, str):
+        if answer.startswith(ERROR_PREFIX):
+            return answer[len(ERROR_PREFIX) :], True
+        return answer, False
+    first = answer[0] if answer else None
+    if type(first) is not TextContent:
+        return answer, False
+    if first.text == ERROR_MARK and len(answer) > 1:
+        return answer[1:], True
+    if not first.text.startswith(ERROR_PREFIX):
+        return answer, False
+    first.text = first.text[len(ERROR_PREFIX) :]
+    return answer, True
 
 
 def read_parts(

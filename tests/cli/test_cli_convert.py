@@ -33,11 +33,11 @@ def test_file_to_file_detects_the_format_and_matches_the_library(tmp_path):
     done = run("convert", str(source), "--to", "openai-responses", "--drop-unsupported",
                "-o", str(target))
     assert (done.status, done.stdout) == (0, "")
-    assert len(done.errors) == 2  # the audio clip and the reasoning item
+    assert len(done.errors) == 3  # ada's name, the audio clip and the reasoning item
     assert all("dropped" in line for line in done.errors)
     with pytest.warns(UserWarning, match="dropped"):
         expected = formats.convert(to_dict(example_history()), target="openai-responses",
-                                   on_unsupported="drop")
+                                   on_unsupported="warn")
     assert json.loads(target.read_text(encoding="utf-8")) == expected
     assert sorted(path.name for path in tmp_path.iterdir()) == ["example.json", "out.json"]
     umask = os.umask(0)

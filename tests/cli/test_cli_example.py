@@ -33,6 +33,8 @@ def test_example_in_another_format_drops_with_one_warning_line_each():
     assert isinstance(payload, list)
     assert formats.detect(payload) == "openai-responses"
     assert done.errors == [
+        "semantic-chat: warning: messages[1].name: dropped: OpenAI Responses cannot carry "
+        "the name of a user message",
         "semantic-chat: warning: messages[1].items[2]: dropped: OpenAI Responses cannot carry "
         "audio content in a user message",
         "semantic-chat: warning: messages[2].items[0]: dropped: OpenAI Responses cannot carry "

@@ -176,7 +176,7 @@ def test_convert_reasoning_to_chat_raises_or_drops():
         formats.convert(items, target="openai-chat")
     assert raised.value.path == "messages[1].items[0]"
     with pytest.warns(UserWarning, match="dropped") as record:
-        chat = formats.convert(items, target="openai-chat", on_unsupported="drop")
+        chat = formats.convert(items, target="openai-chat", on_unsupported="warn")
     detail = "dropped: OpenAI Chat Completions cannot carry reasoning content in an assistant message"
     assert [str(w.message) for w in record] == [
         f"messages[1].items[0]: {detail}", f"messages[3].items[0]: {detail}"

@@ -268,7 +268,7 @@ def test_unsupported_content_raises_naming_message_item_type_and_format(
     with pytest.raises(UnsupportedContentError) as raised:
         openai_chat.to_payload(history)
     assert str(raised.value) == (
-        f"{path}: {detail} (pass on_unsupported='drop' to leave it out)"
+        f"{path}: {detail} (pass on_unsupported='warn' to leave it out)"
     )
     assert raised.value.path == path
     assert isinstance(raised.value, FormatError)
@@ -277,14 +277,14 @@ def test_unsupported_content_raises_naming_message_item_type_and_format(
 @pytest.mark.parametrize(("history", "path", "detail", "dropped"), UNSUPPORTED)
 def test_drop_leaves_the_item_out_with_a_warning(history, path, detail, dropped):
     with pytest.warns(UserWarning, match="dropped") as record:
-        written = openai_chat.to_payload(history, on_unsupported="drop")
+        written = openai_chat.to_payload(history, on_unsupported="warn")
     assert [str(w.message) for w in record] == [f"{path}: dropped: {detail}"]
     assert written == dropped
 
 
 def test_unknown_role_is_a_format_error():
     with pytest.raises(FormatError) as raised:
-        openai_chat.to_payload([ChatMessageContent("critic", "fine")], on_unsupported="drop")
+        openai_chat.to_payload([ChatMessageContent("critic", "fine")], on_unsupported="warn")
     assert str(raised.value) == "messages[0].role: OpenAI Chat Completions has no role 'critic'"
     assert not isinstance(raised.value, UnsupportedContentError)
 
@@ -292,13 +292,13 @@ def test_unknown_role_is_a_format_error():
 def test_nothing_is_dropped_silently_when_everything_fits():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        openai_chat.to_payload([_m("user", TextContent("a"), _IMAGE)], on_unsupported="drop")
+        openai_chat.to_payload([_m("user", TextContent("a"), _IMAGE)], on_unsupported="warn")
 
 
 def test_drop_warning_points_at_the_caller():
     with pytest.warns(UserWarning, match="dropped") as record:
         openai_chat.to_payload([_m("user", _IMAGE, ImageContent(file_id="f"))],
-                               on_unsupported="drop")
+                               on_unsupported="warn")
     assert record[0].filename == __file__
 
 
@@ -359,10 +359,10 @@ def test_plugin_type_without_encoder_is_unsupported(video_class):
         openai_chat.to_payload(history)
     assert str(raised.value) == (
         "messages[0].items[1]: OpenAI Chat Completions cannot carry video content in a user "
-        "message (pass on_unsupported='drop' to leave it out)"
+        "message (pass on_unsupported='warn' to leave it out)"
     )
     with pytest.warns(UserWarning, match=r"messages\[0\]\.items\[1\]: dropped: .* video"):
-        written = openai_chat.to_payload(history, on_unsupported="drop")
+        written = openai_chat.to_payload(history, on_unsupported="warn")
     assert written == [{"role": "user", "content": "watch"}]
 
 

@@ -148,7 +148,7 @@ def test_bad_response(response, message):
 
 # --- writing what the format cannot carry ------------------------------------------------
 
-_SUFFIX = " (pass on_unsupported='drop' to leave it out)"
+_SUFFIX = " (pass on_unsupported='warn' to leave it out)"
 
 UNSUPPORTED = [
     pytest.param(
@@ -211,7 +211,7 @@ def test_unsupported_content_raises_naming_message_item_type_and_format(
 @pytest.mark.parametrize(("history", "path", "detail", "dropped"), UNSUPPORTED)
 def test_drop_leaves_the_item_out_with_a_warning(history, path, detail, dropped):
     with pytest.warns(UserWarning, match="dropped") as record:
-        written = openai_responses.to_payload(history, on_unsupported="drop")
+        written = openai_responses.to_payload(history, on_unsupported="warn")
     assert [str(w.message) for w in record] == [f"{path}: dropped: {detail}"]
     assert written == dropped
     validate_responses_payload(written)

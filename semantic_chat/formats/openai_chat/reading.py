@@ -34,8 +34,10 @@ from ...trusted import (
 from ...usage import Usage
 from ..documents import without_none
 from ..wire import (
+    ERROR_PREFIX,
     as_plain,
     binary_from_data_url,
+    read_error,
     read_parts,
     require,
     set_hints,
@@ -43,8 +45,10 @@ from ..wire import (
 )
 from .shared import (
     AUDIO_MIME,
+    FORMAT,
     HINTS,
     MESSAGE_KEYS,
+    ROLES,
     codecs,
 )
 
@@ -111,7 +115,12 @@ def _read_plain_message(
             return new_text_message(plain_role, content)
     if role == "tool":
         call_id = message.get("tool_call_id")
-        if len(message) != 3 or type(call_id) is not str or type(content) is not str:
+        if (
+            len(message) != 3
+            or type(call_id) is not str
+            or type(content) is not str
+            or content.startswith(ERROR_PREFIX)
+        ):
             return None
         return new_tool_message(call_id, content, call_names.get(call_id))
     plain_role = _PLAIN_ROLES.get(role)
@@ -273,7 +282,9 @@ def _read_message(
     message: dict[str, Any], path: str, call_names: dict[str, str]
 ) -> ChatMessageContent:
     role = require(message, "role", str, path)
-    known = MESSAGE_KEYS.get(role, MESSAGE_KEYS["user"])
+    if role not in ROLES:
+        raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
+    known = MESSAGE_KEYS[role]
     fields = {key: value for key, value in message.items() if key not in known}
     hints: dict[str, Any] = {}
     items: list[KernelContent] = []
@@ -285,13 +296,19 @@ def _read_message(
         call_id = message.get("tool_call_id")
         if not isinstance(call_id, str):
             raise FormatError("tool message without tool_call_id", path=path)
-        answer = _read_tool_content(require(message, "content", (str, list), path), path)
-        items.append(FunctionResultContent(call_id, answer, name=call_names.get(call_id)))
+        answer, failed = read_error(
+            _read_tool_content(require(message, "content", (str, list), path), path)
+        )
+        items.append(
+            FunctionResultContent(call_id, answer, name=call_names.get(call_id), is_error=failed)
+        )
     elif role == "function":
         function_name = require(message, "name", str, path)
         content = require(message, "content", (str, list, type(None)), path)
-        result = None if content is None else _read_tool_content(content, path)
-        items.append(FunctionResultContent(None, result, name=function_name))
+        result, failed = (None, False) if content is None else read_error(
+            _read_tool_content(content, path)
+        )
+        items.append(FunctionResultContent(None, result, name=function_name, is_error=failed))
         name = None
     elif role == "assistant":
         _read_assistant(message, path, items, fields, hints, call_names)

@@ -24,8 +24,12 @@ from ..wire import (
     arguments_text,
     compact_json,
     data_url,
+    error_output,
     get_hints,
+    lost_metadata,
+    policy,
     unsupported,
+    unsupported_field,
 )
 from .shared import (
     AUDIO_FORMAT,
@@ -43,19 +47,26 @@ __all__ = [
 
 
 def to_payload(
-    history: Iterable[ChatMessageContent], *, on_unsupported: OnUnsupported = "raise"
+    history: Iterable[ChatMessageContent], *, on_unsupported: OnUnsupported | None = None
 ) -> list[dict[str, Any]]:
     """Write a history as a Chat Completions ``messages`` list.
 
     A message holding several function results becomes one tool message per result. JSON
-    results that are not strings are written as compact JSON text.
+    results that are not strings are written as compact JSON text, and an error result's
+    text starts with ``Error: ``. What the format cannot carry is refused or left out as
+    ``on_unsupported`` says (by default: items refused; a tool message's ``name`` and metadata
+    left out with a `ConversionWarning`); ids, usage, finish reasons and model ids, which
+    requests never carry, are left out without a word.
 
     Raises:
         UnsupportedContentError: an item the format cannot carry (reasoning, an image in a
             tool result or an assistant message, a plugin type with no encoder ...), named by
-            message and item index, unless ``on_unsupported="drop"``.
+            message and item index, unless ``on_unsupported`` is ``"warn"`` or ``"drop"``;
+            with ``"error"``, also a field it cannot carry (``messages[3].name``).
         FormatError: a role the format does not have.
+        InvalidValueError: ``on_unsupported`` is not one of its values.
     """
+    on_unsupported = policy(on_unsupported)
     payload: list[dict[str, Any]] = []
     for index, message in enumerate(history):
         written = _write_plain_message(message)
@@ -77,7 +88,7 @@ def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None:
     role = PLAIN_TEXT[message._role]  # the slots behind the properties: this is a hot path
     items = message._items
     if role == "tool":
-        if len(items) != 1:
+        if len(items) != 1 or message._name is not None:
             return None
         (result,) = items  # unpacking, not the collection's Python __getitem__
         if (
@@ -85,7 +96,7 @@ def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None:
             or result._metadata
             or type(result._call_id) is not str
             or result._is_error is not False
-        ):
+        ):  # an error result is written with its prefix by the general writer
             return None
         content = result._result
         if type(content) is not str:
@@ -167,7 +178,7 @@ def _write_message(
     message: ChatMessageContent,
     path: str,
     payload: list[dict[str, Any]],
-    on_unsupported: OnUnsupported,
+    on_unsupported: OnUnsupported | None,
 ) -> None:
     role = str(message.role)
     if role not in ROLES:
@@ -176,8 +187,14 @@ def _write_message(
     items = list(enumerate(message.items))
     for index, item in items:
         check_stored(item, f"{path}.items[{index}]", FormatError)
+    lost_metadata(message, path, FORMAT, on_unsupported)
+    for index, item in items:
+        lost_metadata(item, f"{path}.items[{index}]", FORMAT, on_unsupported)
     hints = get_hints(message, HINTS)
     results = [(i, item) for i, item in items if isinstance(item, FunctionResultContent)]
+    if role in ("tool", "function") and message.name is not None:
+        what = f"the name of a {role} message (a result's name is its call's)"
+        unsupported_field(on_unsupported, FORMAT, f"{path}.name", what)
     if role in ("tool", "function") or results:
         for i, result in results:
             payload.append(_write_result(role, result, f"{path}.items[{i}]", on_unsupported))
@@ -217,7 +234,7 @@ def _write_assistant(
     path: str,
     written: dict[str, Any],
     hints: dict[str, Any],
-    on_unsupported: OnUnsupported,
+    on_unsupported: OnUnsupported | None,
 ) -> None:
     content: list[dict[str, Any]] = []
     refusals: list[str] = []
@@ -275,7 +292,7 @@ def _write_tool_call(item: FunctionCallContent) -> dict[str, Any]:
 
 
 def _write_result(
-    role: str, item: FunctionResultContent, path: str, on_unsupported: OnUnsupported
+    role: str, item: FunctionResultContent, path: str, on_unsupported: OnUnsupported | None
 ) -> dict[str, Any]:
     result = item.result
     content: str | list[dict[str, Any]]
@@ -294,6 +311,8 @@ def _write_result(
                 )
     else:
         content = compact_json(result, f"{path}.result")
+    if item.is_error:
+        content = error_output(content, "text")
     if role == "function" or item.call_id is None:
         if isinstance(content, list):
             unsupported(
@@ -303,13 +322,13 @@ def _write_result(
         return {
             "role": "function",
             "name": item.name or "",
-            "content": None if result is None else content,
+            "content": None if result is None and not item.is_error else content,
         }
     return {"role": "tool", "tool_call_id": item.call_id, "content": content}
 
 
 def _write_part(
-    item: KernelContent, role: str, path: str, on_unsupported: OnUnsupported
+    item: KernelContent, role: str, path: str, on_unsupported: OnUnsupported | None
 ) -> dict[str, Any] | None:
     if isinstance(item, TextContent):
         return _with_fields({"type": "text", "text": item.text}, item)

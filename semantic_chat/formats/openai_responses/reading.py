@@ -26,6 +26,7 @@ from ..documents import without_none
 from ..wire import (
     as_plain,
     binary_from_data_url,
+    read_error,
     read_parts,
     require,
     set_hints,
@@ -152,12 +153,14 @@ class _Reader:
             self.turn = None
             call_id = require(item, "call_id", str, path)
             output = require(item, "output", (str, list), path)
-            result = (
+            result, failed = read_error(
                 output
                 if isinstance(output, str)
                 else read_parts(output, f"{path}.output", _read_part)
             )
-            content = FunctionResultContent(call_id, result, name=self.call_names.get(call_id))
+            content = FunctionResultContent(
+                call_id, result, name=self.call_names.get(call_id), is_error=failed
+            )
             _keep(content, item, ("type", "call_id", "output"), "fields")
             self.history.messages.append(ChatMessageContent(AuthorRole.TOOL, items=[content]))
         elif isinstance(kind, str):

@@ -24,8 +24,12 @@ from ..wire import (
     arguments_text,
     compact_json,
     data_url,
+    error_output,
     get_hints,
+    lost_metadata,
+    policy,
     unsupported,
+    unsupported_field,
 )
 from .shared import (
     FORMAT,
@@ -43,19 +47,27 @@ __all__ = [
 
 
 def to_payload(
-    history: Iterable[ChatMessageContent], *, on_unsupported: OnUnsupported = "raise"
+    history: Iterable[ChatMessageContent], *, on_unsupported: OnUnsupported | None = None
 ) -> list[dict[str, Any]]:
     """Write a history as a Responses ``input`` list.
 
     An assistant message becomes its items in order: consecutive text and refusal items as one
     ``message`` item, function calls as ``function_call`` items, reasoning as ``reasoning``
-    items. Function results become ``function_call_output`` items.
+    items. Function results become ``function_call_output`` items, an error result's output
+    starting with ``Error: ``. What the format cannot carry is refused or left out as
+    ``on_unsupported`` says (by default: items refused; a message's ``name`` and metadata left
+    out with a `ConversionWarning`); ids, usage, finish reasons and model ids, which input
+    items never carry, are left out without a word.
 
     Raises:
         UnsupportedContentError: an item the format cannot carry (reasoning from another
             provider, audio output, a plugin type with no encoder ...), named by message and
-            item index, unless ``on_unsupported="drop"``.
+            item index, unless ``on_unsupported`` is ``"warn"`` or ``"drop"``; with
+            ``"error"``, also a field it cannot carry (``messages[1].name``).
+        FormatError: a role the format does not have.
+        InvalidValueError: ``on_unsupported`` is not one of its values.
     """
+    on_unsupported = policy(on_unsupported)
     payload: list[dict[str, Any]] = []
     for index, message in enumerate(history):
         _Writer(message, f"messages[{index}]", payload, on_unsupported).write()
@@ -63,7 +75,7 @@ def to_payload(
 
 
 def to_request(
-    history: Iterable[ChatMessageContent], *, on_unsupported: OnUnsupported = "raise"
+    history: Iterable[ChatMessageContent], *, on_unsupported: OnUnsupported | None = None
 ) -> dict[str, Any]:
     """Write a history as the ``instructions`` and ``input`` of a ``responses.create`` call.
 
@@ -90,7 +102,7 @@ class _Writer:
         message: ChatMessageContent,
         path: str,
         payload: list[dict[str, Any]],
-        on_unsupported: OnUnsupported,
+        on_unsupported: OnUnsupported | None,
     ) -> None:
         self.message = message
         self.role = str(message.role)
@@ -107,6 +119,7 @@ class _Writer:
         items = list(enumerate(self.message.items))
         for index, item in items:
             check_stored(item, f"{self.path}.items[{index}]", FormatError)
+        self._report_fields(items)
         if not items:
             envelope = get_hints(self.message, HINTS).get("message", {})
             self._emit_message([], envelope)
@@ -140,6 +153,15 @@ class _Writer:
                 why = f"in {_a(self.role)} message"
                 unsupported(self.on_unsupported, FORMAT, where, item, why)
         self._flush()
+
+    def _report_fields(self, items: list[tuple[int, KernelContent]]) -> None:
+        """Report the message's ``name`` and the metadata that no format's hints hold."""
+        if self.message.name is not None:
+            what = f"the name of {_a(self.role)} message"
+            unsupported_field(self.on_unsupported, FORMAT, f"{self.path}.name", what)
+        lost_metadata(self.message, self.path, FORMAT, self.on_unsupported)
+        for index, item in items:
+            lost_metadata(item, f"{self.path}.items[{index}]", FORMAT, self.on_unsupported)
 
     def _is_part(self, item: KernelContent) -> bool:
         return isinstance(item, (ImageContent, FileContent)) or (
@@ -225,6 +247,8 @@ class _Writer:
             ]
         else:
             output = compact_json(result, f"{path}.result")
+        if item.is_error:
+            output = error_output(output, "input_text")
         written: dict[str, Any] = {
             "type": "function_call_output",
             "call_id": item.call_id,

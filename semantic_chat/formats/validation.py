@@ -1,0 +1,157 @@
+"""Checking a payload the way `convert` would, and reporting every problem, not the first.
+
+Reading goes message by message (item by item in a Responses input) once the whole document
+fails, so each bad message is reported with its location. Then the history is written in the
+target format (the source format itself when no target is given: what ``convert`` to the same
+format does) with every loss recorded instead of raised: what the writer would refuse is an
+error, what it would leave out with a warning is a warning.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+import attrs
+
+from ..errors import SemanticChatError
+from ..history import ChatHistory
+from .registry import WireFormat, detect, get
+from .wire import OnUnsupported, collect_losses, policy
+
+__all__ = ["Problem", "validate"]
+
+Severity = Literal["error", "warning"]
+
+_LISTS = ("messages", "input")
+"""The keys of a document object whose list is read one element at a time."""
+
+_FIRST = re.compile(r"^(.*?\b(?:messages|input))\[0\]")
+
+
+@attrs.frozen
+class Problem:
+    """One problem found in a payload: where, what, and whether converting would fail on it."""
+
+    path: str
+    """Where: ``messages[3].content[1].type`` in the payload read, or ``messages[1].items[0]``
+    in the history written (the target's rules)."""
+
+    message: str
+    """What is wrong, without the location."""
+
+    severity: Severity = "error"
+    """``"error"``: reading or converting fails on it; ``"warning"``: converting leaves
+    something out with a `ConversionWarning`."""
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+def validate(
+    payload: Any,
+    format: str | None = None,
+    *,
+    target: str | None = None,
+    on_unsupported: OnUnsupported | None = None,
+) -> list[Problem]:
+    """Return every problem `convert` would meet reading ``payload`` and writing it in ``target``.
+
+    ``format`` is the payload's format (detected when ``None``); ``target`` defaults to it, so
+    a document is checked against the rules of its own format as well. ``on_unsupported`` is
+    what the conversion would be given: by default items the target cannot carry are errors
+    and fields it leaves out are warnings. An empty list means the conversion succeeds
+    without a warning.
+
+    Raises:
+        FormatError: ``format`` or ``target`` is not a registered format's name.
+        InvalidValueError: ``on_unsupported`` is not one of its values.
+    """
+    on_unsupported = policy(on_unsupported)
+    writer = get(target) if target is not None else None
+    if format is None:
+        try:
+            format = detect(payload)
+        except SemanticChatError as error:
+            return [_problem(error)]
+    reader = get(format)
+    try:
+        history = reader.from_payload(payload)
+    except (SemanticChatError, ValueError) as error:
+        return _read_problems(reader, payload) or [_problem(error)]
+    return _write_problems(writer or reader, history, on_unsupported)
+
+
+def _problem(error: Exception, severity: Severity = "error") -> Problem:
+    if isinstance(error, SemanticChatError):
+        return Problem(error.path, error.detail, severity)
+    return Problem("", str(error), severity)
+
+
+def _pieces(payload: Any) -> tuple[list[Any], Any] | None:
+    """The list a document is made of, and how to make a document of one of its elements."""
+    if isinstance(payload, list):
+        return payload, lambda element: [element]
+    if isinstance(payload, dict):
+        for key in _LISTS:
+            elements = payload.get(key)
+            if isinstance(elements, list):
+                return elements, lambda element, key=key: {**payload, key: [element]}
+    return None
+
+
+def _relocate(path: str, index: int) -> str:
+    """Move a path found in a one-element document to the element's place in the whole."""
+    return _FIRST.sub(lambda found: f"{found.group(1)}[{index}]", path, count=1)
+
+
+def _read_problems(reader: WireFormat, payload: Any) -> list[Problem]:
+    """Read each element of the document alone; return the problems, relocated."""
+    pieces = _pieces(payload)
+    if pieces is None:
+        return []
+    elements, alone = pieces
+    problems = []
+    for index, element in enumerate(elements):
+        try:
+            reader.from_payload(alone(element))
+        except (SemanticChatError, ValueError) as error:
+            found = _problem(error)
+            problems.append(attrs.evolve(found, path=_relocate(found.path, index)))
+    return problems
+
+
+def _write_problems(
+    writer: WireFormat, history: ChatHistory, on_unsupported: OnUnsupported | None
+) -> list[Problem]:
+    """Write the history with every loss recorded; message by message if writing fails."""
+    try:
+        return _write_all(writer, history, on_unsupported, None)
+    except (SemanticChatError, ValueError):
+        pass
+    problems = []
+    for index, message in enumerate(history.messages):
+        try:
+            problems.extend(_write_all(writer, ChatHistory([message]), on_unsupported, index))
+        except (SemanticChatError, ValueError) as error:
+            found = _problem(error)
+            problems.append(attrs.evolve(found, path=_relocate(found.path, index)))
+    return problems
+
+
+def _write_all(
+    writer: WireFormat,
+    history: ChatHistory,
+    on_unsupported: OnUnsupported | None,
+    index: int | None,
+) -> list[Problem]:
+    with collect_losses() as losses:
+        writer.to_payload(history, on_unsupported=on_unsupported)
+    return [
+        Problem(
+            path if index is None else _relocate(path, index),
+            detail,
+            "error" if action == "error" else "warning",
+        )
+        for path, detail, action in losses
+    ]
