@@ -48,7 +48,8 @@ def _read_openai_responses(payload: Any) -> ChatHistory:
 
 
 def _write_semantic_chat(history: Iterable[ChatMessageContent], **_: Any) -> Any:
-    return to_dict(ChatHistory(history))
+    # A ChatHistory is written as it is, options included; other iterables are made one.
+    return to_dict(history if isinstance(history, ChatHistory) else ChatHistory(history))
 
 
 register(
