@@ -16,10 +16,15 @@ Two parts, measured in one process with every case interleaved:
    construct, read a field, assign a field, and the stores of a trusted constructor.
 
 Each case is a statement compiled into a loop as `timeit` does (the loop's own cost is the
-*empty loop* row); a sample runs it long enough to last a few milliseconds. Every round times
-every case once, in a rotating order; the figure is the median over rounds of the nanoseconds
-per execution (wall clock; CPU time of the thread beside it). The garbage collector is off
-while timing and collects between rounds.
+*empty loop* row); a sample runs it long enough to last about half a millisecond. Every round
+times every case once, in a rotating order; the figure is the median over rounds of the
+nanoseconds per execution (wall clock; CPU time of the thread beside it). The garbage
+collector is off while timing and collects between rounds.
+
+Samples are short on purpose: on a busy 2-core machine the scheduler takes the core away every
+few milliseconds, and with samples of 4 ms most of them were interrupted, so the wall-clock
+median doubled (CPU time did not); with samples of 0.5 ms the interrupted ones are a minority
+and the median drops them.
 
 Prints a markdown section (run.py puts it into RESULTS.md).
 """
@@ -575,12 +580,12 @@ def mechanism_tables(cases: dict[tuple[str, str], Case]) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="7 rounds of 1 ms samples")
-    parser.add_argument("--rounds", type=int, default=None, help="default 31")
-    parser.add_argument("--sample-ms", type=float, default=None, help="default 4")
+    parser.add_argument("--quick", action="store_true", help="15 rounds instead of 101")
+    parser.add_argument("--rounds", type=int, default=None, help="default 101")
+    parser.add_argument("--sample-ms", type=float, default=0.5, help="default 0.5")
     args = parser.parse_args(argv)
-    rounds = args.rounds or (7 if args.quick else 31)
-    sample_ns = int((args.sample_ms or (1.0 if args.quick else 4.0)) * 1e6)
+    rounds = args.rounds or (15 if args.quick else 101)
+    sample_ns = int(args.sample_ms * 1e6)
 
     cases = make_cases()
     started = time.perf_counter()
