@@ -110,13 +110,26 @@ def build_parser() -> argparse.ArgumentParser:
         "validate",
         validate,
         "check a conversation or a JSONL file and print every problem with its location",
-        "The exit status is 1 when there are problems.\n\n"
-        "example:\n  semantic-chat validate chats.jsonl --format openai-chat",
+        "It runs the checks 'convert' runs: reading the input, then the rules of the format\n"
+        "given by --to (the input's own format when left out). Errors print as\n"
+        "'path: message', warnings (what converting would leave out) as\n"
+        "'path: warning: message'. The exit status is 1 when there is an error.\n\n"
+        "examples:\n  semantic-chat validate chats.jsonl --format openai-chat\n"
+        "  semantic-chat validate chat.json --to openai-responses",
     )
     _add_input(sub)
     sub.add_argument(
         "--format", "--from", dest="source", metavar="FORMAT", choices=names,
         help=f"the format to check against (detected when left out): {format_help}",
+    )
+    sub.add_argument(
+        "--to", metavar="FORMAT", choices=names,
+        help="also check that converting to this format would succeed (default: the input's "
+        "own format)",
+    )
+    sub.add_argument(
+        "--max-problems", type=_max_problems, default=50, metavar="N",
+        help="print at most N problems (default 50; 0: all); the summary counts them all",
     )
     _add_jsonl_options(sub)
 
@@ -163,7 +176,14 @@ def _add_write_options(sub: argparse.ArgumentParser) -> None:
     )
     sub.add_argument(
         "--drop-unsupported", action="store_true",
-        help="leave out, with a warning, what the target format cannot carry",
+        help="leave out, with a warning, what the target format cannot carry "
+        "(--on-unsupported warn)",
+    )
+    sub.add_argument(
+        "--on-unsupported", choices=("error", "warn", "drop"), metavar="ACTION",
+        help="what to do with what the target cannot carry: error, warn (leave it out with a "
+        "warning) or drop (leave it out silently); by default items are errors and fields "
+        "warnings",
     )
 
 
@@ -178,6 +198,16 @@ def _add_jsonl_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "-q", "--quiet", action="store_true", help="no progress bar and no summary"
     )
+
+
+def _max_problems(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        count = -1
+    if count < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of problems, got {text!r}")
+    return count
 
 
 def _workers(text: str) -> int:

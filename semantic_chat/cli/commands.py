@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 from collections import Counter
+from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,10 @@ _RESET = "\x1b[0m"
 def example(args: argparse.Namespace) -> int:
     """Print (or write) the bundled example conversation in the format asked for."""
     target = _output_path(args.output, None)
-    job = Job(None, args.to, args.drop_unsupported, _indent(args, target), args.debug)
+    job = Job(
+        None, args.to, args.drop_unsupported, _indent(args, target), args.debug,
+        on_unsupported=args.on_unsupported,
+    )
     text, notes = dump(job, example_history())
     for note in notes:
         _warn(note)
@@ -67,7 +71,10 @@ def convert(args: argparse.Namespace) -> int:
     with open_input(args.input) as source:
         target = _output_path(args.output, source)
         if not is_jsonl(source, args.jsonl):
-            job = Job(args.source, args.to, args.drop_unsupported, _indent(args, target))
+            job = Job(
+                args.source, args.to, args.drop_unsupported, _indent(args, target),
+                on_unsupported=args.on_unsupported,
+            )
             _, text, notes = transform(job, read_document(source))
             for note in notes:
                 _warn(note)
@@ -81,7 +88,10 @@ def convert(args: argparse.Namespace) -> int:
 
 
 def _convert_lines(args: argparse.Namespace, source: Input, target: Path | None) -> int:
-    job = Job(args.source, args.to, args.drop_unsupported, None, args.debug)
+    job = Job(
+        args.source, args.to, args.drop_unsupported, None, args.debug,
+        on_unsupported=args.on_unsupported,
+    )
     converted = skipped = dropped = 0
     with (
         open_pool(job, args.workers) as pool,
@@ -118,29 +128,77 @@ def _convert_lines(args: argparse.Namespace, source: Input, target: Path | None)
 
 
 def validate(args: argparse.Namespace) -> int:
-    """Check a conversation or a JSONL file; print each problem with its location."""
+    """Check a conversation or a JSONL file; print every problem with its location.
+
+    The checks are `formats.validate`'s: reading, then the rules of ``--to`` (or of the
+    input's own format). Errors print as ``path: message``, warnings (what converting would
+    leave out) as ``path: warning: message``; at most ``--max-problems`` lines (0: all).
+    The exit status is 1 when there is an error.
+    """
+    report = _Problems(args.max_problems)
     with open_input(args.input) as source:
         if is_jsonl(source, args.jsonl):
-            return _validate_lines(args, source)
+            return _validate_lines(args, source, report)
         try:
-            name, history = _read(args.source, read_document(source))
+            checked = formats.validation.check(
+                read_document(source), args.source, target=args.to
+            )
         except (SemanticChatError, ValueError) as error:
             if args.debug:
                 raise
-            print(describe_error(error))
-            if not args.quiet:
-                print(f"{source.name}: 1 problem")
-            return 1
+            checked = formats.validation.Checked(
+                None, None, [formats.Problem("", describe_error(error))]
+            )
+    for problem in checked.problems:
+        report.add(problem, print)
+    report.close(print)
     if not args.quiet:
-        messages = _count(len(history), "message")
-        print(f"{source.name}: no problems ({name}, {messages})")
-    return 0
+        if checked.problems:
+            print(f"{source.name}: {report.summary()}")
+        else:
+            assert checked.history is not None
+            messages = _count(len(checked.history), "message")
+            print(f"{source.name}: no problems ({checked.format}, {messages})")
+    return 1 if report.errors else 0
 
 
-def _validate_lines(args: argparse.Namespace, source: Input) -> int:
-    job = Job(args.source, None, debug=args.debug)
+class _Problems:
+    """Counts problems by severity and prints the first ``limit`` of them (0: all)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.errors = self.warnings = 0
+
+    def add(self, problem: formats.Problem, write: Callable[[str], Any], where: str = "") -> None:
+        shown = self.errors + self.warnings
+        if problem.severity == "error":
+            self.errors += 1
+        else:
+            self.warnings += 1
+        if self.limit and shown >= self.limit:
+            return
+        text = problem.message
+        if problem.severity == "warning":
+            text = f"warning: {text}"
+        parts = [part for part in (where, problem.path, text) if part]
+        write(": ".join(parts))
+
+    def close(self, write: Callable[[str], Any]) -> None:
+        hidden = self.errors + self.warnings - self.limit if self.limit else 0
+        if hidden > 0:
+            write(f"... {_count(hidden, 'more problem')} not shown (see --max-problems)")
+
+    def summary(self) -> str:
+        counts = [_count(self.errors, "error")] if self.errors else []
+        if self.warnings:
+            counts.append(_count(self.warnings, "warning"))
+        return ", ".join(counts)
+
+
+def _validate_lines(args: argparse.Namespace, source: Input, report: _Problems) -> int:
+    job = Job(args.source, args.to, debug=args.debug, check=True)
     found: Counter[str] = Counter()
-    problems = 0
+    lines = 0
     with (
         open_pool(job, args.workers) as pool,
         Progress(source, args.quiet, "validating") as progress,
@@ -148,23 +206,26 @@ def _validate_lines(args: argparse.Namespace, source: Input) -> int:
     ):
         for chunk, outcomes in results:
             for outcome in outcomes:
-                if outcome.error is None:
-                    found[outcome.source or "?"] += 1
-                    continue
+                lines += 1
                 if outcome.trace:
                     progress.write(outcome.trace.rstrip())
-                progress.write(f"line {outcome.line}: {outcome.error}", error=False)
-                problems += 1
+                for problem in outcome.problems:
+                    report.add(
+                        problem, lambda text: progress.write(text, error=False),
+                        f"line {outcome.line:,}",
+                    )
+                if not outcome.problems:
+                    found[outcome.source or "?"] += 1
             progress.advance(chunk.size)
-    total = _count(problems + found.total(), "conversation")
-    if problems:
-        if not args.quiet:
-            print(f"{source.name}: {_count(problems, 'problem')} in {total}")
-        return 1
+        report.close(lambda text: progress.write(text, error=False))
+    total = _count(lines, "conversation")
     if not args.quiet:
-        kinds = ", ".join(f"{count} {name}" for name, count in sorted(found.items()))
-        print(f"{source.name}: no problems in {total}" + (f" ({kinds})" if kinds else ""))
-    return 0
+        if report.errors or report.warnings:
+            print(f"{source.name}: {report.summary()} in {total}")
+        else:
+            kinds = ", ".join(f"{count:,} {name}" for name, count in sorted(found.items()))
+            print(f"{source.name}: no problems in {total}" + (f" ({kinds})" if kinds else ""))
+    return 1 if report.errors else 0
 
 
 def show(args: argparse.Namespace) -> int:

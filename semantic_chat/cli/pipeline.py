@@ -52,6 +52,8 @@ class Job(NamedTuple):
         debug: keep the traceback of each error.
         on_unsupported: what to do with what the target cannot carry (``--on-unsupported``);
             ``None``: ``"warn"`` when ``drop``, else each format's default per kind of loss.
+        check: validate instead of converting: collect each line's problems
+            (`formats.validate`, against ``target`` or the line's own format).
     """
 
     source: str | None
@@ -60,6 +62,7 @@ class Job(NamedTuple):
     indent: int | None = None
     debug: bool = False
     on_unsupported: str | None = None
+    check: bool = False
 
 
 class Outcome(NamedTuple):
@@ -71,6 +74,7 @@ class Outcome(NamedTuple):
     error: str | None
     warnings: tuple[str, ...] = ()
     trace: str | None = None
+    problems: tuple[formats.Problem, ...] = ()
 
 
 def transform(job: Job, payload: Any) -> tuple[str, str | None, list[str]]:
@@ -149,6 +153,8 @@ def describe_error(error: BaseException) -> str:
 
 def run_chunk(job: Job, lines: list[tuple[int, bytes]]) -> list[Outcome]:
     """Transform each line of a chunk, keeping each line's error instead of raising it."""
+    if job.check:
+        return check_chunk(job, lines)
     outcomes = []
     for number, raw in lines:
         try:
@@ -159,6 +165,27 @@ def run_chunk(job: Job, lines: list[tuple[int, bytes]]) -> list[Outcome]:
             continue
         data = None if text is None else (text + "\n").encode()
         outcomes.append(Outcome(number, source, data, None, tuple(notes)))
+    return outcomes
+
+
+def check_chunk(job: Job, lines: list[tuple[int, bytes]]) -> list[Outcome]:
+    """Validate each line of a chunk: every problem of each, in ``Outcome.problems``."""
+    outcomes = []
+    for number, raw in lines:
+        try:
+            checked = formats.validation.check(
+                jsoncodec.loads(raw),
+                job.source,
+                target=job.target,
+                on_unsupported=job.on_unsupported,  # type: ignore[arg-type]
+            )
+        except Exception as error:  # malformed JSON, or an internal error: one problem
+            trace = traceback.format_exc() if job.debug else None
+            problem = formats.Problem("", describe_error(error))
+            outcomes.append(Outcome(number, None, None, None, (), trace, (problem,)))
+            continue
+        problems = tuple(checked.problems)
+        outcomes.append(Outcome(number, checked.format, None, None, (), None, problems))
     return outcomes
 
 

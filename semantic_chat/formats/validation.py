@@ -10,20 +10,21 @@ error, what it would leave out with a warning is a warning.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import attrs
 
 from ..errors import SemanticChatError
 from ..history import ChatHistory
+from .documents import unwrap
 from .registry import WireFormat, detect, get
 from .wire import OnUnsupported, collect_losses, policy
 
-__all__ = ["Problem", "validate"]
+__all__ = ["Checked", "Problem", "check", "validate"]
 
 Severity = Literal["error", "warning"]
 
-_LISTS = ("messages", "input")
+_LISTS = ("messages", "input", "output")
 """The keys of a document object whose list is read one element at a time."""
 
 _FIRST = re.compile(r"^(.*?\b(?:messages|input))\[0\]")
@@ -67,19 +68,45 @@ def validate(
         FormatError: ``format`` or ``target`` is not a registered format's name.
         InvalidValueError: ``on_unsupported`` is not one of its values.
     """
+    return check(payload, format, target=target, on_unsupported=on_unsupported).problems
+
+
+class Checked(NamedTuple):
+    """What `check` found: the format read (``None`` if unknown), the history, the problems."""
+
+    format: str | None
+    history: ChatHistory | None
+    problems: list[Problem]
+
+
+def check(
+    payload: Any,
+    format: str | None = None,
+    *,
+    target: str | None = None,
+    on_unsupported: OnUnsupported | None = None,
+) -> Checked:
+    """`validate`, also returning the format and the history read (for a summary).
+
+    Raises:
+        FormatError: ``format`` or ``target`` is not a registered format's name.
+        InvalidValueError: ``on_unsupported`` is not one of its values.
+    """
     on_unsupported = policy(on_unsupported)
     writer = get(target) if target is not None else None
     if format is None:
         try:
             format = detect(payload)
         except SemanticChatError as error:
-            return [_problem(error)]
+            return Checked(None, None, [_problem(error)])
     reader = get(format)
     try:
         history = reader.from_payload(payload)
     except (SemanticChatError, ValueError) as error:
-        return _read_problems(reader, payload) or [_problem(error)]
-    return _write_problems(writer or reader, history, on_unsupported)
+        first = _problem(error)
+        problems = _read_problems(reader, payload)
+        return Checked(format, None, problems if first in problems else [first, *problems])
+    return Checked(format, history, _write_problems(writer or reader, history, on_unsupported))
 
 
 def _problem(error: Exception, severity: Severity = "error") -> Problem:
@@ -105,9 +132,21 @@ def _relocate(path: str, index: int) -> str:
     return _FIRST.sub(lambda found: f"{found.group(1)}[{index}]", path, count=1)
 
 
+def _under(prefix: str, path: str) -> str:
+    if not prefix:
+        return path
+    if not path or path.startswith("["):
+        return prefix + path
+    return f"{prefix}.{path}"
+
+
 def _read_problems(reader: WireFormat, payload: Any) -> list[Problem]:
-    """Read each element of the document alone; return the problems, relocated."""
-    pieces = _pieces(payload)
+    """Read each element of the document (a Batch line's body) alone; return the problems."""
+    try:
+        body, prefix, _ = unwrap(payload)
+    except (SemanticChatError, ValueError):
+        return []
+    pieces = _pieces(body)
     if pieces is None:
         return []
     elements, alone = pieces
@@ -117,7 +156,9 @@ def _read_problems(reader: WireFormat, payload: Any) -> list[Problem]:
             reader.from_payload(alone(element))
         except (SemanticChatError, ValueError) as error:
             found = _problem(error)
-            problems.append(attrs.evolve(found, path=_relocate(found.path, index)))
+            found = attrs.evolve(found, path=_under(prefix, _relocate(found.path, index)))
+            if found not in problems:  # a problem outside the list, met with every element
+                problems.append(found)
     return problems
 
 

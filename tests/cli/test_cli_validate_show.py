@@ -21,7 +21,7 @@ def test_validate_a_bad_document_from_stdin():
     assert (done.status, done.stderr) == (1, "")
     assert done.stdout.splitlines() == [
         "messages[1]: tool message without tool_call_id",
-        "<stdin>: 1 problem",
+        "<stdin>: 1 error",
     ]
 
 
@@ -31,10 +31,13 @@ def test_validate_jsonl_prints_every_problem_with_its_line(tmp_path):
     done = run("validate", str(source), "--workers", "2", "--from", "openai-chat")
     assert (done.status, done.stderr) == (1, "")
     lines = done.stdout.splitlines()
-    assert lines[0] == "line 2: messages: expected a list of messages, got str"
+    assert lines[0] == (
+        "line 2: expected a list of messages, a request body, a chat.completion or a Batch "
+        "line, got str"
+    )
     assert lines[1] == "line 7: messages[1]: tool message without tool_call_id"
     assert lines[2].startswith("line 9: malformed JSON: ")
-    assert lines[3:] == [f"{source}: 3 problems in 13 conversations"]
+    assert lines[3:] == [f"{source}: 3 errors in 13 conversations"]
 
 
 def test_validate_a_good_jsonl_file_quietly(tmp_path):
