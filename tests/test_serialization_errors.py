@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 import datetime
 import json
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
 
 import attrs
 import pytest
@@ -24,7 +24,10 @@ from semantic_chat import (
     FunctionCallContent,
     FunctionResultContent,
     ImageContent,
+    InvalidTypeError,
+    InvalidValueError,
     KernelContent,
+    SemanticChatError,
     SerializationError,
     TextContent,
     UnknownContent,
@@ -560,37 +563,67 @@ def test_from_json_errors_are_the_same_for_bytes(name: str) -> None:
 
 
 # --- writing: values that are not JSON ---------------------------------------------------------
+#
+# The constructors and setters refuse such values up front (InvalidTypeError/InvalidValueError
+# naming the field); the writers still check what they copy, since a value can be put into a
+# metadata, result or arguments dict after construction. Each case is tested both ways.
 
 
 def _history_with_item_metadata(value: Any) -> ChatHistory:
+    """A valid history whose third item then gets ``value`` put into its metadata dict."""
+    item = TextContent("three")
     history = ChatHistory()
     history.add_user_message("one")
     history.add_assistant_message("two")
-    history.add_user_message(items=[TextContent("three", metadata={"when": value})])
+    history.add_user_message(items=[item])
+    item.metadata["when"] = value  # a dict is not checked when changed in place
     return history
 
 
-WRITE_ERRORS = [
-    (datetime.datetime(2024, 5, 1, 12, 0), 'messages[2].items[0].metadata["when"]: '
-     "datetime is not a JSON value"),
-    (float("nan"), 'messages[2].items[0].metadata["when"]: nan is not a JSON value'),
-    (float("inf"), 'messages[2].items[0].metadata["when"]: inf is not a JSON value'),
-    (float("-inf"), 'messages[2].items[0].metadata["when"]: -inf is not a JSON value'),
-    ((1, 2), 'messages[2].items[0].metadata["when"]: tuple is not a JSON value'),
-    ({1: "a"}, 'messages[2].items[0].metadata["when"]: '
-     "int key 1 is not a JSON object key (use str)"),
-    (2**64, 'messages[2].items[0].metadata["when"]: '
-     "integer outside the 64-bit range JSON readers accept"),
-    (-(2**63) - 1, 'messages[2].items[0].metadata["when"]: '
-     "integer outside the 64-bit range JSON readers accept"),
-    ({"a": [0, {1}]}, 'messages[2].items[0].metadata["when"]["a"][1]: set is not a JSON value'),
-    (b"raw", 'messages[2].items[0].metadata["when"]: bytes is not a JSON value'),
+# (value, error of the constructor, message of the constructor; the writer's adds the location)
+NON_JSON_METADATA = [
+    (datetime.datetime(2024, 5, 1, 12, 0), InvalidTypeError,
+     'metadata["when"]: datetime is not a JSON value'),
+    (float("nan"), InvalidValueError, 'metadata["when"]: nan is not a JSON value'),
+    (float("inf"), InvalidValueError, 'metadata["when"]: inf is not a JSON value'),
+    (float("-inf"), InvalidValueError, 'metadata["when"]: -inf is not a JSON value'),
+    ((1, 2), InvalidTypeError, 'metadata["when"]: tuple is not a JSON value'),
+    ({1: "a"}, InvalidTypeError,
+     'metadata["when"]: int key 1 is not a JSON object key (use str)'),
+    (2**64, InvalidValueError,
+     'metadata["when"]: integer outside the 64-bit range JSON readers accept'),
+    (-(2**63) - 1, InvalidValueError,
+     'metadata["when"]: integer outside the 64-bit range JSON readers accept'),
+    ({"a": [0, {1}]}, InvalidTypeError, 'metadata["when"]["a"][1]: set is not a JSON value'),
+    (b"raw", InvalidTypeError, 'metadata["when"]: bytes is not a JSON value'),
 ]
+_META_IDS = [message for _, _, message in NON_JSON_METADATA]
 
 
-@pytest.mark.parametrize(("value", "message"), WRITE_ERRORS, ids=[m for _, m in WRITE_ERRORS])
+@pytest.mark.parametrize(("value", "error", "message"), NON_JSON_METADATA, ids=_META_IDS)
+def test_non_json_metadata_is_refused_by_constructors_and_setters(
+    value: Any, error: type[SemanticChatError], message: str
+) -> None:
+    refusals: list[Callable[[], object]] = [
+        lambda: TextContent("three", metadata={"when": value}),
+        lambda: ChatMessageContent("user", metadata={"when": value}),
+        lambda: setattr(TextContent("three"), "metadata", {"when": value}),
+        lambda: setattr(ChatMessageContent("user"), "metadata", {"when": value}),
+    ]
+    for refuse in refusals:
+        with pytest.raises(error) as info:
+            refuse()
+        assert type(info.value) is error
+        assert str(info.value) == message
+        assert info.value.path == message.partition(": ")[0]
+
+
+@pytest.mark.parametrize(("value", "error", "message"), NON_JSON_METADATA, ids=_META_IDS)
 @pytest.mark.parametrize("name", BACKENDS)
-def test_non_json_metadata_is_refused_naming_the_path(name: str, value: Any, message: str) -> None:
+def test_non_json_metadata_is_refused_by_the_writer_naming_the_path(
+    name: str, value: Any, error: type[SemanticChatError], message: str
+) -> None:
+    message = "messages[2].items[0]." + message
     history = _history_with_item_metadata(value)
     with backend(name):
         for write in (to_dict, to_json, lambda h: to_json(h, indent=2)):
@@ -600,65 +633,248 @@ def test_non_json_metadata_is_refused_naming_the_path(name: str, value: Any, mes
             assert info.value.path == message.partition(": ")[0]
 
 
-@pytest.mark.parametrize(
-    ("obj", "message"),
-    [
+def _in_a_history(role: str, *items: KernelContent) -> ChatHistory:
+    return ChatHistory([ChatMessageContent(role, items=list(items))])
+
+
+def _store_past_the_setter(obj: Any, slot: str, value: Any) -> Any:
+    """Put ``value`` into the private slot behind a field, as no public way can."""
+    # This reaches inside on purpose: the constructor and the setter refuse the value, so a
+    # broken object can only be made this way, and the writer must still refuse to write it.
+    object.__setattr__(obj, slot, value)
+    return obj
+
+
+def _message_metadata_date() -> ChatHistory:
+    message = ChatMessageContent("user")
+    message.metadata["at"] = datetime.date(2024, 1, 1)
+    return ChatHistory([message])
+
+
+def _message_metadata_nan() -> ChatMessageContent:
+    message = ChatMessageContent("user", metadata={"k": {"n": 1.0}})
+    message.metadata["k"]["n"] = float("nan")
+    return message
+
+
+def _item_metadata_datetime() -> TextContent:
+    item = TextContent("x")
+    item.metadata["when"] = datetime.datetime(2024, 1, 1)
+    return item
+
+
+def _result_with_a_date() -> ChatHistory:
+    result = FunctionResultContent("c", {"a": [1]})
+    result.result["a"].append(datetime.date(2020, 1, 1))
+    return _in_a_history("tool", result)
+
+
+def _result_item_metadata_set() -> ChatHistory:
+    result = FunctionResultContent("c", [TextContent("x")])
+    result.result[0].metadata["w"] = {1}
+    return _in_a_history("tool", result)
+
+
+def _result_items_and_json() -> ChatHistory:
+    result = FunctionResultContent("c", [TextContent("a")])
+    result.result.append(1)
+    return _in_a_history("tool", result)
+
+
+def _result_tuple() -> ChatHistory:
+    return _in_a_history(
+        "tool", _store_past_the_setter(FunctionResultContent("c", [1, 2]), "_result", (1, 2))
+    )
+
+
+def _arguments_object() -> ChatHistory:
+    call = FunctionCallContent("c", "f", {})
+    assert isinstance(call.arguments, dict)
+    call.arguments["a"] = object()
+    return _in_a_history("assistant", call)
+
+
+def _unknown_fields_set() -> ChatHistory:
+    unknown = UnknownContent("x_a", {"k": 1})
+    unknown.fields["k"] = {1}
+    return _in_a_history("user", TextContent("a"), unknown)
+
+
+class NonJsonCase(NamedTuple):
+    """One value the model refuses, and the same damage done after construction."""
+
+    refusals: tuple[Callable[[], object], ...]  # constructor and setter calls that refuse it
+    error: type[SemanticChatError]
+    refused: str  # their exact message
+    broken: Callable[[], object]  # a valid object, then broken
+    written: str  # the writer's exact message
+
+
+NON_JSON_ELSEWHERE = [
+    NonJsonCase(
         (
-            ChatHistory([ChatMessageContent("user", metadata={"at": datetime.date(2024, 1, 1)})]),
-            'messages[0].metadata["at"]: date is not a JSON value',
+            lambda: ChatMessageContent("user", metadata={"at": datetime.date(2024, 1, 1)}),
+            lambda: setattr(
+                ChatMessageContent("user"), "metadata", {"at": datetime.date(2024, 1, 1)}
+            ),
         ),
+        InvalidTypeError,
+        'metadata["at"]: date is not a JSON value',
+        _message_metadata_date,
+        'messages[0].metadata["at"]: date is not a JSON value',
+    ),
+    NonJsonCase(
+        (lambda: ChatMessageContent("user", metadata={"k": {"n": float("nan")}}),),
+        InvalidValueError,
+        'metadata["k"]["n"]: nan is not a JSON value',
+        _message_metadata_nan,
+        'metadata["k"]["n"]: nan is not a JSON value',
+    ),
+    NonJsonCase(
+        (lambda: TextContent("x", metadata={"when": datetime.datetime(2024, 1, 1)}),),
+        InvalidTypeError,
+        'metadata["when"]: datetime is not a JSON value',
+        _item_metadata_datetime,
+        'metadata["when"]: datetime is not a JSON value',
+    ),
+    NonJsonCase(
         (
-            ChatMessageContent("user", metadata={"k": {"n": float("nan")}}),
-            'metadata["k"]["n"]: nan is not a JSON value',
+            lambda: FunctionResultContent("c", {"a": [1, datetime.date(2020, 1, 1)]}),
+            lambda: setattr(
+                FunctionResultContent("c"), "result", {"a": [1, datetime.date(2020, 1, 1)]}
+            ),
         ),
+        InvalidTypeError,
+        'result["a"][1]: date is not a JSON value',
+        _result_with_a_date,
+        'messages[0].items[0].result["a"][1]: date is not a JSON value',
+    ),
+    NonJsonCase(
+        # the item inside refuses it, before the result is made
+        (lambda: FunctionResultContent("c", [TextContent("x", metadata={"w": {1}})]),),
+        InvalidTypeError,
+        'metadata["w"]: set is not a JSON value',
+        _result_item_metadata_set,
+        'messages[0].items[0].result_items[0].metadata["w"]: set is not a JSON value',
+    ),
+    NonJsonCase(
         (
-            TextContent("x", metadata={"when": datetime.datetime(2024, 1, 1)}),
-            'metadata["when"]: datetime is not a JSON value',
+            lambda: FunctionResultContent("c", [TextContent("a"), 1]),
+            lambda: setattr(FunctionResultContent("c"), "result", [TextContent("a"), 1]),
         ),
+        InvalidTypeError,
+        "result[1]: expected an item, like the rest of the list "
+        "(a result is JSON or items, not both), got int",
+        _result_items_and_json,
+        # the writer reads a list that is not all items as JSON, so it names the item
+        "messages[0].items[0].result[0]: TextContent is not a JSON value",
+    ),
+    NonJsonCase(
         (
-            ChatHistory([ChatMessageContent("tool", items=[
-                FunctionResultContent("c", {"a": [1, datetime.date(2020, 1, 1)]})
-            ])]),
-            'messages[0].items[0].result["a"][1]: date is not a JSON value',
+            lambda: FunctionResultContent("c", (1, 2)),
+            lambda: setattr(FunctionResultContent("c"), "result", (1, 2)),
         ),
+        InvalidTypeError,
+        "result: tuple is not a JSON value",
+        _result_tuple,
+        "messages[0].items[0].result: tuple is not a JSON value",
+    ),
+    NonJsonCase(
         (
-            ChatHistory([ChatMessageContent("tool", items=[
-                FunctionResultContent("c", [TextContent("x", metadata={"w": {1}})])
-            ])]),
-            'messages[0].items[0].result_items[0].metadata["w"]: set is not a JSON value',
+            lambda: FunctionCallContent("c", "f", {"a": object()}),
+            lambda: setattr(FunctionCallContent("c", "f"), "arguments", {"a": object()}),
         ),
+        InvalidTypeError,
+        'arguments["a"]: object is not a JSON value',
+        _arguments_object,
+        'messages[0].items[0].arguments["a"]: object is not a JSON value',
+    ),
+    NonJsonCase(
         (
-            ChatHistory([ChatMessageContent("tool", items=[
-                FunctionResultContent("c", [TextContent("a"), 1])
-            ])]),
-            "messages[0].items[0].result[0]: TextContent is not a JSON value",
+            lambda: UnknownContent("x_a", {"k": {1}}),
+            lambda: setattr(UnknownContent("x_a"), "fields", {"k": {1}}),
         ),
+        InvalidTypeError,
+        'fields["k"]: set is not a JSON value',
+        _unknown_fields_set,
+        'messages[0].items[1].fields["k"]: set is not a JSON value',
+    ),
+    # fields of the wrong type
+    NonJsonCase(
         (
-            ChatHistory([ChatMessageContent("tool", items=[
-                FunctionResultContent("c", (1, 2))
-            ])]),
-            "messages[0].items[0].result: tuple is not a JSON value",
+            lambda: TextContent(5),  # type: ignore[arg-type]
+            lambda: setattr(TextContent("a"), "text", 5),
         ),
+        InvalidTypeError,
+        "text: expected a str, got int",
+        lambda: _in_a_history("user", _store_past_the_setter(TextContent("a"), "_text", 5)),
+        "messages[0].items[0].text: expected a str, got int",
+    ),
+    NonJsonCase(
         (
-            ChatHistory([ChatMessageContent("assistant", items=[
-                FunctionCallContent("c", "f", {"a": object()})
-            ])]),
-            'messages[0].items[0].arguments["a"]: object is not a JSON value',
+            lambda: FunctionCallContent("c", 5),  # type: ignore[arg-type]
+            lambda: setattr(FunctionCallContent("c", "f"), "name", 5),
         ),
+        InvalidTypeError,
+        "name: expected a str, got int",
+        lambda: _in_a_history(
+            "assistant", _store_past_the_setter(FunctionCallContent("c", "f"), "_name", 5)
+        ),
+        "messages[0].items[0].name: expected a str, got int",
+    ),
+    NonJsonCase(
         (
-            ChatHistory([ChatMessageContent("user", items=[
-                TextContent("a"), UnknownContent("x_a", {"k": {1}})
-            ])]),
-            'messages[0].items[1].fields["k"]: set is not a JSON value',
+            lambda: FunctionResultContent("c", is_error=1),  # type: ignore[arg-type]
+            lambda: setattr(FunctionResultContent("c"), "is_error", 1),
         ),
-    ],
-    ids=lambda value: value if isinstance(value, str) else type(value).__name__,
-)
-def test_non_json_values_elsewhere_are_refused_naming_the_path(obj: Any, message: str) -> None:
-    for write in (to_dict, to_json):
-        with pytest.raises(SerializationError) as info:
-            write(obj)
-        assert str(info.value) == message
+        InvalidTypeError,
+        "is_error: expected a bool, got int",
+        lambda: _in_a_history(
+            "tool", _store_past_the_setter(FunctionResultContent("c"), "_is_error", 1)
+        ),
+        "messages[0].items[0].is_error: expected a bool, got int",
+    ),
+    NonJsonCase(
+        (
+            lambda: ChatMessageContent("user", name=5),  # type: ignore[arg-type]
+            lambda: setattr(ChatMessageContent("user"), "name", 5),
+        ),
+        InvalidTypeError,
+        "name: expected a str or None, got int",
+        lambda: ChatHistory([
+            ChatMessageContent("user"),
+            _store_past_the_setter(ChatMessageContent("user"), "_name", 5),
+        ]),
+        "messages[1].name: expected a str or None, got int",
+    ),
+]
+_ELSEWHERE_IDS = [case.written for case in NON_JSON_ELSEWHERE]
+
+
+@pytest.mark.parametrize("case", NON_JSON_ELSEWHERE, ids=_ELSEWHERE_IDS)
+def test_values_that_cannot_be_written_are_refused_by_constructors_and_setters(
+    case: NonJsonCase,
+) -> None:
+    for refuse in case.refusals:
+        with pytest.raises(case.error) as info:
+            refuse()
+        assert type(info.value) is case.error
+        assert str(info.value) == case.refused
+        assert info.value.path == case.refused.partition(": ")[0]
+
+
+@pytest.mark.parametrize("case", NON_JSON_ELSEWHERE, ids=_ELSEWHERE_IDS)
+@pytest.mark.parametrize("name", BACKENDS)
+def test_values_put_in_after_construction_are_refused_by_the_writer_naming_the_path(
+    name: str, case: NonJsonCase
+) -> None:
+    obj = case.broken()
+    with backend(name):
+        for write in (to_dict, to_json):
+            with pytest.raises(SerializationError) as info:
+                write(obj)
+            assert str(info.value) == case.written
+            assert info.value.path == case.written.partition(": ")[0]
 
 
 class PlainText(TextContent):
@@ -763,10 +979,34 @@ def test_plugin_non_finite_float_is_refused(name: str, value: float, video_conte
     assert info.value.path == "messages[0].items[0].fps"
 
 
-def test_unknown_content_with_a_type_field_keeps_its_label() -> None:
-    item = UnknownContent("x_future", {"type": "text", "text": "hi"})
-    try:
-        written = to_dict(item)
-    except SerializationError:
-        return  # refusing to write it is fine too
-    assert written["type"] == "x_future"
+def test_unknown_content_with_a_type_field_is_refused() -> None:
+    # a "type" field would be read back as the item's own label, so it is refused up front
+    message = (
+        "fields['type']: 'type' would be read back as the item's own type label, not as a field"
+    )
+    for refuse in (
+        lambda: UnknownContent("x_future", {"type": "text", "text": "hi"}),
+        lambda: setattr(UnknownContent("x_future"), "fields", {"type": "text"}),
+    ):
+        with pytest.raises(InvalidValueError) as info:
+            refuse()
+        assert type(info.value) is InvalidValueError
+        assert str(info.value) == message
+        assert info.value.path == "fields['type']"
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_unknown_content_given_a_type_field_later_is_refused_by_the_writer(name: str) -> None:
+    unknown = UnknownContent("x_future", {"text": "hi"})
+    unknown.fields["type"] = "text"
+    history = _in_a_history("user", TextContent("a"), unknown)
+    with backend(name):
+        for write, obj in ((to_dict, unknown), (to_json, unknown), (to_json, history)):
+            where = "messages[0].items[1]." if obj is history else ""
+            with pytest.raises(SerializationError) as info:
+                write(obj)
+            assert str(info.value) == (
+                f"{where}fields['type']: 'type' would be read back as the item's own type, "
+                "not as a field"
+            )
+            assert info.value.path == f"{where}fields['type']"
