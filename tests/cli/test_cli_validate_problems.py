@@ -1,0 +1,114 @@
+"""``semantic-chat validate`` reports every problem; ``--on-unsupported`` for convert."""
+
+import json
+
+from cli_helpers import chat_conversation, example_json, run, write_jsonl
+
+FOUR_PROBLEMS = [
+    {"role": "user", "content": "hi"},
+    {"role": "tool", "content": "x"},
+    {"role": "human", "content": "hello"},
+    {"role": "assistant", "content": [{"type": "video", "video": {}}]},
+    {"role": "user"},
+]
+FOUR_LINES = [
+    "messages[1]: tool message without tool_call_id",
+    "messages[2].role: OpenAI Chat Completions has no role 'human'",
+    "messages[3].content[0].type: unknown content part type 'video'",
+    "messages[4]: missing 'content'",
+]
+
+
+def test_validate_prints_all_four_problems_of_a_document():
+    done = run("validate", "--format", "openai-chat", stdin=json.dumps(FOUR_PROBLEMS))
+    assert (done.status, done.stderr) == (1, "")
+    assert done.stdout.splitlines() == [*FOUR_LINES, "<stdin>: 4 errors"]
+
+
+def test_max_problems_limits_the_lines_not_the_count():
+    done = run("validate", "--format", "openai-chat", "--max-problems", "2",
+               stdin=json.dumps(FOUR_PROBLEMS))
+    assert done.status == 1
+    assert done.stdout.splitlines() == [
+        *FOUR_LINES[:2],
+        "... 2 more problems not shown (see --max-problems)",
+        "<stdin>: 4 errors",
+    ]
+
+
+def test_max_problems_must_be_a_whole_number():
+    done = run("validate", "--max-problems", "-1", stdin="[]")
+    assert done.status == 2
+    assert done.errors == [
+        "semantic-chat validate: error: argument --max-problems: expected a whole number of "
+        "problems, got '-1' (see semantic-chat validate --help)"
+    ]
+
+
+def test_validate_a_robot_as_convert_would():
+    robot = json.dumps([{"role": "robot", "content": "beep"}])
+    done = run("validate", "--format", "openai-responses", stdin=robot)
+    assert (done.status, done.stdout) == (
+        1, "messages[0].role: OpenAI Responses has no role 'robot'\n<stdin>: 1 error\n"
+    )
+    converted = run("convert", "--from", "openai-responses", "--to", "openai-responses",
+                    stdin=robot)
+    assert converted.status == 1
+    assert converted.errors == [
+        "semantic-chat: messages[0].role: OpenAI Responses has no role 'robot'"
+    ]
+
+
+def test_validate_to_a_target_lists_errors_and_warnings():
+    done = run("validate", "--to", "openai-responses", stdin=example_json())
+    assert (done.status, done.stderr) == (1, "")
+    assert done.stdout.splitlines() == [
+        "messages[1].name: warning: OpenAI Responses cannot carry the name of a user message",
+        "messages[1].items[2]: OpenAI Responses cannot carry audio content in a user message",
+        "messages[2].items[0]: OpenAI Responses cannot carry reasoning content without the id "
+        "of an OpenAI reasoning item",
+        "<stdin>: 2 errors, 1 warning",
+    ]
+
+
+def test_warnings_alone_exit_zero():
+    done = run("validate", "--to", "openai-responses",
+               stdin=json.dumps([{"role": "user", "content": "hi", "name": "ada"}]))
+    assert done == (0, (
+        "messages[0].name: warning: OpenAI Responses cannot carry the name of a user message\n"
+        "<stdin>: 1 warning\n"
+    ), "")
+
+
+def test_validate_jsonl_numbers_lines_and_counts_with_separators(tmp_path):
+    conversations = [chat_conversation(i) for i in range(1_200)]
+    conversations[1_099] = FOUR_PROBLEMS
+    source = write_jsonl(tmp_path / "in.jsonl", conversations)
+    done = run("validate", str(source), "--quiet")
+    assert (done.status, done.stderr) == (1, "")
+    assert done.stdout.splitlines() == [f"line 1,100: {line}" for line in FOUR_LINES]
+    done = run("validate", str(source))
+    assert done.stdout.splitlines()[-1] == f"{source}: 4 errors in 1,200 conversations"
+    good = write_jsonl(tmp_path / "good.jsonl", [chat_conversation(i) for i in range(1_200)])
+    assert run("validate", str(good)).stdout == (
+        f"{good}: no problems in 1,200 conversations (1,200 openai-chat)\n"
+    )
+
+
+def test_on_unsupported_drop_is_silent_and_error_refuses_fields():
+    user = json.dumps([{"role": "user", "content": "hi", "name": "ada"}])
+    done = run("convert", "--to", "openai-responses", "--on-unsupported", "drop", stdin=user)
+    assert (done.status, json.loads(done.stdout), done.stderr) == (
+        0, [{"role": "user", "content": "hi"}], ""
+    )
+    done = run("convert", "--to", "openai-responses", stdin=user)
+    assert done.errors == [
+        "semantic-chat: warning: messages[0].name: dropped: OpenAI Responses cannot carry the "
+        "name of a user message"
+    ]
+    done = run("convert", "--to", "openai-responses", "--on-unsupported", "error", stdin=user)
+    assert (done.status, done.stdout) == (1, "")
+    assert done.errors == [
+        "semantic-chat: messages[0].name: OpenAI Responses cannot carry the name of a user "
+        "message (pass --drop-unsupported to leave it out)"
+    ]
