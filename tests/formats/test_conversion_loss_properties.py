@@ -46,8 +46,7 @@ class Decorated(NamedTuple):
 
 @st.composite
 def decorated(draw: st.DrawFn, format_name: str) -> Decorated:
-    module, histories = _FORMATS[format_name]
-    base = draw(histories)
+    base = draw(_FORMATS[format_name][1])
     for message in base.messages:
         for item in message.items:
             if isinstance(item, FunctionResultContent) and draw(st.booleans()):
@@ -61,10 +60,10 @@ def decorated(draw: st.DrawFn, format_name: str) -> Decorated:
             message.finish_reason = "stop"
             message.usage = Usage(prompt_tokens=1, completion_tokens=2, total_tokens=3)
         role = str(message.role)
-        if message.name is None and draw(st.integers(0, 3)) == 0:
-            if format_name == "openai-responses" or role in ("tool", "function"):
-                message.name = "ada"
-                losses[f"{path}.name"] = "warn"
+        nameless = format_name == "openai-responses" or role in ("tool", "function")
+        if message.name is None and nameless and draw(st.integers(0, 3)) == 0:
+            message.name = "ada"
+            losses[f"{path}.name"] = "warn"
         if message.name is not None and format_name == "openai-responses":
             losses[f"{path}.name"] = "warn"
         if draw(st.integers(0, 4)) == 0:

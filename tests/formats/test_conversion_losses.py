@@ -123,7 +123,7 @@ def test_what_requests_never_carry_is_not_reported():
         usage=Usage(prompt_tokens=1, completion_tokens=2, total_tokens=3),
     )
     for module in (openai_chat, openai_responses):
-        written, notes = _caught(lambda m=module: m.to_payload([message], on_unsupported="error"))
+        _, notes = _caught(lambda m=module: m.to_payload([message], on_unsupported="error"))
         assert notes == []
     assert openai_chat.to_payload([message]) == [{"role": "assistant", "content": "done"}]
 
