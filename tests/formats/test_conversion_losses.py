@@ -288,3 +288,17 @@ def test_validate_says_when_the_format_cannot_be_told():
 
 def test_validate_of_a_good_document_is_empty():
     assert validate(openai_chat.to_payload([ChatMessageContent("user", "hi")])) == []
+
+
+def test_metadata_of_a_part_inside_a_tool_result_is_reported_too():
+    history = [_tool([TextContent("ok", metadata={"score": 1})])]
+    _, notes = _caught(lambda: openai_chat.to_payload(history))
+    assert notes == [
+        'messages[0].items[0].result[0].metadata["score"]: dropped: OpenAI Chat Completions '
+        "cannot carry metadata"
+    ]
+    _, notes = _caught(lambda: openai_responses.to_payload(history))
+    assert notes == [
+        'messages[0].items[0].result[0].metadata["score"]: dropped: OpenAI Responses cannot '
+        "carry metadata"
+    ]

@@ -69,7 +69,10 @@ def to_payload(
     on_unsupported = policy(on_unsupported)
     payload: list[dict[str, Any]] = []
     for index, message in enumerate(history):
-        written = _write_plain_message(message)
+        try:
+            written = _write_plain_message(message)
+        except Exception:  # a message broken by hand: the general writer locates the problem
+            written = None
         if written is not None:
             payload.append(written)
         else:
@@ -242,7 +245,10 @@ def _write_assistant(
     as_parts = bool(hints.get("parts"))
     for i, item in items:
         where = f"{path}.items[{i}]"
-        if isinstance(item, TextContent):
+        encoded = codecs.encode(item, where)
+        if encoded is not None:
+            content.append(encoded)
+        elif isinstance(item, TextContent):
             content.append(_with_fields({"type": "text", "text": item.text}, item))
         elif isinstance(item, RefusalContent):
             if as_parts and not get_hints(item, HINTS).get("key"):
@@ -253,10 +259,10 @@ def _write_assistant(
             if item.id is None:
                 written["function_call"] = {
                     "name": item.name,
-                    "arguments": arguments_text(item),
+                    "arguments": arguments_text(item, where),
                 }
             else:
-                calls.append(_write_tool_call(item))
+                calls.append(_write_tool_call(item, where))
         elif isinstance(item, AudioContent) and item.file_id is not None:
             # A request refers to an earlier audio reply by id only; what a response sent
             # with it (data, transcript, expiry) stays in the item's metadata.
@@ -277,11 +283,11 @@ def _write_assistant(
         written["tool_calls"] = calls
 
 
-def _write_tool_call(item: FunctionCallContent) -> dict[str, Any]:
+def _write_tool_call(item: FunctionCallContent, path: str) -> dict[str, Any]:
     hints = get_hints(item, HINTS)
     kind = "custom" if hints.get("custom") else "function"
     body: dict[str, Any] = {"name": item.name}
-    body["input" if kind == "custom" else "arguments"] = arguments_text(item)
+    body["input" if kind == "custom" else "arguments"] = arguments_text(item, path)
     body.update(hints.get("body_fields", {}))
     call: dict[str, Any] = {"id": item.id}
     if not hints.get("untyped"):
@@ -303,7 +309,11 @@ def _write_result(
     ):
         content = []
         for index, element in enumerate(result):
-            if isinstance(element, TextContent):
+            lost_metadata(element, f"{path}.result[{index}]", FORMAT, on_unsupported)
+            encoded = codecs.encode(element, f"{path}.result[{index}]")
+            if encoded is not None:
+                content.append(encoded)
+            elif isinstance(element, TextContent):
                 content.append(_with_fields({"type": "text", "text": element.text}, element))
             else:
                 unsupported(
@@ -330,14 +340,14 @@ def _write_result(
 def _write_part(
     item: KernelContent, role: str, path: str, on_unsupported: OnUnsupported | None
 ) -> dict[str, Any] | None:
+    encoded = codecs.encode(item, path)
+    if encoded is not None:
+        return encoded
     if isinstance(item, TextContent):
         return _with_fields({"type": "text", "text": item.text}, item)
     if role in INSTRUCTION_ROLES:
         unsupported(on_unsupported, FORMAT, path, item, f"in a {role} message (text only)")
         return None
-    encode = codecs.encoder_for(item)
-    if encode is not None:
-        return encode(item)
     hints = get_hints(item, HINTS)
     body: dict[str, Any]
     if isinstance(item, ImageContent) and item.file_id is None:
@@ -347,7 +357,7 @@ def _write_part(
         part = {"type": "image_url", "image_url": body}
     elif isinstance(item, AudioContent) and item.uri is None and item.file_id is None:
         bare = (item.mime_type or "").partition(";")[0]
-        audio_format = AUDIO_FORMAT.get(bare)
+        audio_format = AUDIO_FORMAT.get(bare.lower())
         if audio_format is None:
             unsupported(on_unsupported, FORMAT, path, item, f"of type {bare} (wav or mp3 only)")
             return None

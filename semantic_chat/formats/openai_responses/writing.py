@@ -139,7 +139,7 @@ class _Writer:
                 if item.id is None:
                     unsupported(self.on_unsupported, FORMAT, where, item, "without a call id")
                 else:
-                    self.payload.append(_write_call(item))
+                    self.payload.append(_write_call(item, where))
             elif isinstance(item, FunctionResultContent):
                 if item.call_id is None:
                     unsupported(self.on_unsupported, FORMAT, where, item, "without a call id")
@@ -193,9 +193,9 @@ class _Writer:
     def _write_part(self, item: KernelContent, path: str) -> dict[str, Any] | None:
         hints = get_hints(item, HINTS)
         part: dict[str, Any]
-        encode = codecs.encoder_for(item)
-        if encode is not None:
-            return encode(item)
+        encoded = codecs.encode(item, path)
+        if encoded is not None:
+            return encoded
         if isinstance(item, TextContent):
             kind = "output_text" if hints.get("output") else "input_text"
             part = {"type": kind, "text": item.text}
@@ -240,11 +240,13 @@ class _Writer:
         elif isinstance(result, list) and result and all(
             isinstance(element, KernelContent) for element in result
         ):
-            output = [
-                part
-                for index, element in enumerate(result)
-                if (part := self._write_part(element, f"{path}.result[{index}]")) is not None
-            ]
+            output = []
+            for index, element in enumerate(result):
+                where = f"{path}.result[{index}]"
+                lost_metadata(element, where, FORMAT, self.on_unsupported)
+                part = self._write_part(element, where)
+                if part is not None:
+                    output.append(part)
         else:
             output = compact_json(result, f"{path}.result")
         if item.is_error:
@@ -282,12 +284,12 @@ def _a(word: str) -> str:
     return f"an {word}" if word[:1] in "aio" else f"a {word}"
 
 
-def _write_call(item: FunctionCallContent) -> dict[str, Any]:
+def _write_call(item: FunctionCallContent, path: str) -> dict[str, Any]:
     written: dict[str, Any] = {
         "type": "function_call",
         "call_id": item.id,
         "name": item.name,
-        "arguments": arguments_text(item),
+        "arguments": arguments_text(item, path),
     }
     written.update(get_hints(item, HINTS).get("fields", {}))
     return written
