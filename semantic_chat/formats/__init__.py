@@ -4,6 +4,11 @@
 ``formats.convert(payload, source=None, target=...)`` and ``formats.validate(payload)`` work
 over every registered format:
 ``semantic-chat`` (this library's own JSON), ``openai-chat`` and ``openai-responses``.
+
+``formats.register_encoder(format_name, cls, encoder)`` and ``register_decoder(format_name,
+part_type, decoder)`` teach a wire format a plugin's content type (``unregister_encoder`` and
+``unregister_decoder`` forget them); ``openai_chat.register_encoder(cls, encoder)`` and its
+kin are the same, bound to their format.
 """
 
 from collections.abc import Iterable
@@ -23,6 +28,10 @@ from .scoring import score_openai_chat, score_openai_responses, score_semantic_c
 from .validation import Problem as Problem
 from .validation import validate as validate
 from .wire import ConversionWarning as ConversionWarning
+from .wire import register_decoder as register_decoder
+from .wire import register_encoder as register_encoder
+from .wire import unregister_decoder as unregister_decoder
+from .wire import unregister_encoder as unregister_encoder
 
 __all__ = [
     "ConversionWarning",
@@ -35,6 +44,10 @@ __all__ = [
     "openai_chat",
     "openai_responses",
     "register",
+    "register_decoder",
+    "register_encoder",
+    "unregister_decoder",
+    "unregister_encoder",
     "validate",
 ]
 

@@ -390,7 +390,7 @@ def test_registered_encoder_and_decoder_round_trip(video_class):
     assert openai_chat.from_payload(payload) == history
 
 
-def test_encoder_serves_subclasses_but_not_text_only_roles(video_class):
+def test_encoder_serves_subclasses_in_every_role(video_class):
     @attrs.define(slots=True, weakref_slot=False)
     class ClipContent(video_class):
         content_type: ClassVar[ContentType] = ContentType("video_clip")
@@ -401,7 +401,8 @@ def test_encoder_serves_subclasses_but_not_text_only_roles(video_class):
         written = openai_chat.to_payload([_m("user", ClipContent("c.mp4"))])
         assert written == [{"role": "user", "content": [
             {"type": "video_url", "video_url": {"url": "c.mp4"}}]}]
-        with pytest.raises(UnsupportedContentError, match="in a system message"):
-            openai_chat.to_payload([_m("system", ClipContent("c.mp4"))])
+        assert openai_chat.to_payload([_m("system", ClipContent("c.mp4"))]) == [
+            {"role": "system", "content": [{"type": "video_url", "video_url": {"url": "c.mp4"}}]}
+        ]
     finally:
         CONTENT_TYPES.unregister("video_clip")

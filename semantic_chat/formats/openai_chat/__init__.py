@@ -12,6 +12,10 @@ sends it; one read without a ``content`` key keeps a hint and is written back wi
 `from_payload` also takes whole documents: a request body, a fine-tuning line, a
 ``chat.completion`` and an OpenAI Batch input or output line. `from_request` and `to_request`
 read and write a request body with its options (``history.options``).
+
+``register_encoder(cls, encoder)`` and ``register_decoder(part_type, decoder)`` are
+`semantic_chat.formats.register_encoder` and ``register_decoder`` with the format name
+``"openai-chat"`` given, kept for code written before those took one.
 """
 
 from .reading import from_response as from_response

@@ -448,10 +448,10 @@ def _read_part(part: dict[str, Any], path: str) -> KernelContent:
         item = _read_file(body, f"{path}.file")
         _keep_extra(item, body, ("file_data", "file_id", "filename"))
     else:
-        decode = codecs.decoders.get(kind)
-        if decode is None:
+        decoded = codecs.decode(part, path)
+        if decoded is None:
             raise FormatError(f"unknown content part type {kind!r}", path=f"{path}.type")
-        return decode(part)
+        return decoded
     extra = {key: value for key, value in part.items() if key not in extra_keys}
     if extra:
         item.metadata.setdefault(HINTS, {})["fields"] = extra

@@ -43,6 +43,9 @@ MESSAGE_KEYS = {
     "function": {"role", "content", "name"},
 }
 
-codecs = PluginCodecs()
+codecs = PluginCodecs(NAME, FORMAT, ("text", "refusal", "image_url", "input_audio", "file"))
+"""Plugin encoders and decoders of this format (`semantic_chat.formats.register_encoder`)."""
 register_encoder = codecs.register_encoder
+"""``register_encoder(cls, encoder)``: ``formats.register_encoder("openai-chat", ...)``."""
 register_decoder = codecs.register_decoder
+"""``register_decoder(part_type, decoder)``: ``formats.register_decoder("openai-chat", ...)``."""

@@ -11,6 +11,10 @@ message whose items keep the order. Reasoning items keep their ``id``, ``summary
 `from_payload` also takes whole documents: a request body, a ``response`` object and an
 OpenAI Batch input or output line. `from_request` and `to_request` read and write a request
 body with its options (``history.options``: model, tools, reasoning effort, ``store`` ...).
+
+``register_encoder(cls, encoder)`` and ``register_decoder(part_type, decoder)`` are
+`semantic_chat.formats.register_encoder` and ``register_decoder`` with the format name
+``"openai-responses"`` given, kept for code written before those took one.
 """
 
 from .reading import from_response as from_response

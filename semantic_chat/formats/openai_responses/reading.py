@@ -283,10 +283,10 @@ def _read_part(part: dict[str, Any], path: str) -> KernelContent:
         item = AudioContent.from_base64(payload, mime_type=mime_type)
         known = ("type", "input_audio")
     else:
-        decode = codecs.decoders.get(kind)
-        if decode is None:
+        decoded = codecs.decode(part, path)
+        if decoded is None:
             raise FormatError(f"unknown content part type {kind!r}", path=f"{path}.type")
-        return decode(part)
+        return decoded
     hints: dict[str, Any] = {}
     if kind == "output_text":
         hints["output"] = True

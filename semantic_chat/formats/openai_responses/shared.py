@@ -35,9 +35,16 @@ MESSAGE_KEYS = ("role", "content")
 OPAQUE_PROVIDER = "openai"
 ROLES = frozenset(("system", "developer", "user", "assistant", "tool"))
 
-codecs = PluginCodecs()
+codecs = PluginCodecs(
+    NAME,
+    FORMAT,
+    ("input_text", "output_text", "refusal", "input_image", "input_file", "input_audio"),
+)
+"""Plugin encoders and decoders of this format (`semantic_chat.formats.register_encoder`)."""
 register_encoder = codecs.register_encoder
+"""``register_encoder(cls, encoder)``: ``formats.register_encoder("openai-responses", ...)``."""
 register_decoder = codecs.register_decoder
+"""``register_decoder(part_type, decoder)``: the same as ``formats.register_decoder``."""
 
 def default_is_string(content: list[Any]) -> bool:
     """Whether the writer would write this part list as a plain string."""
