@@ -1,4 +1,9 @@
-"""A readable, plain-text transcript of a conversation: one block per message."""
+"""A readable, plain-text transcript of a conversation: one block per message.
+
+A content class of a plugin says how it is shown by defining ``__transcript__(self) -> str``
+(one line, ``[video] clip.mp4, 12.0 s``); without it, its items show as ``[label]`` and their
+``str()``.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from .contents import (
     TextContent,
     UnknownContent,
 )
+from .errors import InvalidTypeError, describe_type
 from .message import ChatMessageContent
 
 __all__ = ["describe_item", "render_transcript", "summarize"]
@@ -26,7 +32,23 @@ _PREVIEW = 200
 
 
 def describe_item(item: KernelContent) -> str:
-    """One line saying what a non-text item is (an image's type and size, a call's arguments)."""
+    """One line saying what a non-text item is (an image's type and size, a call's arguments).
+
+    A class that defines ``__transcript__(self) -> str`` is shown as that returns; another
+    plugin class (one that no built-in class is a base of) as its label and ``str(item)``.
+
+    Raises:
+        InvalidTypeError: ``__transcript__`` returned something other than a ``str``.
+    """
+    hook = getattr(type(item), "__transcript__", None)
+    if hook is not None:
+        text = hook(item)
+        if not isinstance(text, str):
+            raise InvalidTypeError(
+                f"{type(item).__qualname__}.__transcript__ returned {describe_type(text)}, "
+                "expected a str"
+            )
+        return text
     match item:
         case TextContent(text=text):
             return text
@@ -41,10 +63,11 @@ def describe_item(item: KernelContent) -> str:
             flag = " error" if item.is_error else ""
             return f"[tool result{flag} {call_id}] {_result_text(result)}"
         case UnknownContent(type=label):
-            return f"[unknown item {label!r}] {len(item.fields)} fields"
+            count = len(item.fields)
+            return f"[unknown item {label!r}] {count:,} field{'' if count == 1 else 's'}"
         case BinaryContent():
             return _describe_binary(item)
-    return f"[{item.content_type}]"
+    return f"[{item.content_type}] {_shorten(str(item))}"
 
 
 def render_transcript(messages: Iterable[ChatMessageContent], *, color: bool = False) -> str:
@@ -67,7 +90,7 @@ def render_transcript(messages: Iterable[ChatMessageContent], *, color: bool = F
             for key, value in (
                 ("model", message.model_id),
                 ("finish", message.finish_reason),
-                ("tokens", message.usage.total_tokens if message.usage else None),
+                ("tokens", f"{message.usage.total_tokens:,}" if message.usage else None),
             )
             if value is not None
         ]
@@ -89,9 +112,9 @@ def summarize(messages: Iterable[ChatMessageContent]) -> str:
         for item in message.items:
             label = str(item.content_type)
             counts[label] = counts.get(label, 0) + 1
-    kinds = ", ".join(f"{count} {label}" for label, count in sorted(counts.items()))
+    kinds = ", ".join(f"{count:,} {label}" for label, count in sorted(counts.items()))
     noun = "message" if len(messages) == 1 else "messages"
-    return f"{len(messages)} {noun}; items: {kinds or 'none'}"
+    return f"{len(messages):,} {noun}; items: {kinds or 'none'}"
 
 
 _RESET = "\x1b[0m"

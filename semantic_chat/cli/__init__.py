@@ -6,8 +6,12 @@ conversation (or a JSONL file of them) into another wire format, ``validate`` ch
 semantic_chat ARGS`` runs the same command.
 
 Errors are one line on stderr, ``semantic-chat: <where>: <what>``; the exit status is 2 for a
-usage error, 1 for bad input (or a failed write) and 0 otherwise. ``--debug`` shows the
-traceback instead.
+usage error (or a plugin that cannot be loaded), 1 for bad input (or a failed write) and 0
+otherwise. ``--debug`` shows the traceback instead.
+
+Every command loads the plugins first (`semantic_chat.cli.plugins`): the entry points of the
+group ``semantic_chat.plugins``, then each ``--plugin MODULE``. They are loaded before the
+options are read, so a format a plugin registers is one ``--to`` accepts.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from .. import __version__, formats
 from .commands import PROG, convert, example, list_formats, show, validate
 from .files import CommandError
 from .pipeline import describe_error
+from .plugins import load_plugins
 
 __all__ = ["build_parser", "main"]
 
@@ -45,6 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument(
         "--debug", action="store_true", help="show the traceback of an error instead of one line"
+    )
+    common.add_argument(
+        "--plugin", action="append", default=[], metavar="MODULE",
+        help="import MODULE first, for the content types, codecs or formats it registers "
+        "(repeatable; installed 'semantic_chat.plugins' entry points are always loaded)",
     )
     parser = _Parser(
         prog=PROG,
@@ -227,10 +237,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         The exit status: 0 on success, 1 for bad input or a failed write, 2 for a usage
         error (which exits from argument parsing), 130 when interrupted.
     """
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    early = _early_options(arguments)
+    try:
+        load_plugins(early.plugin, debug=early.debug)
+    except CommandError as error:
+        _report(str(error))
+        return error.status
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
     if args.command is None:
         parser.error(f"missing command ({', '.join(_command_names(parser))})")
+    try:
+        load_plugins(args.plugin, debug=args.debug)  # an abbreviated --plug, say
+    except CommandError as error:
+        _report(str(error))
+        return error.status
     run: _Command = args.run
     restore = _exit_on_sigterm()
     try:
@@ -261,6 +283,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     finally:
         restore()
+
+
+def _early_options(arguments: list[str]) -> argparse.Namespace:
+    """Find ``--plugin`` and ``--debug`` wherever they are, before the full parser is built."""
+    early = _Parser(prog=PROG, add_help=False, allow_abbrev=False)
+    early.add_argument("--plugin", action="append", default=[])
+    early.add_argument("--debug", action="store_true")
+    found, _ = early.parse_known_args(arguments)
+    return found
 
 
 def _report(message: str) -> None:

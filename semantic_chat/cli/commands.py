@@ -43,11 +43,15 @@ _RESET = "\x1b[0m"
 
 
 def example(args: argparse.Namespace) -> int:
-    """Print (or write) the bundled example conversation in the format asked for."""
+    """Print (or write) the bundled example conversation in the format asked for.
+
+    It works for every format: what the format cannot carry is left out with a warning on
+    stderr, unless ``--on-unsupported`` says otherwise.
+    """
     target = _output_path(args.output, None)
     job = Job(
         None, args.to, args.drop_unsupported, _indent(args, target), args.debug,
-        on_unsupported=args.on_unsupported,
+        on_unsupported=args.on_unsupported or "warn",
     )
     text, notes = dump(job, example_history())
     for note in notes:
