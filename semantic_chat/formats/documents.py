@@ -54,7 +54,8 @@ def kind_of(document: Any) -> Kind | None:
             return "batch_output"
     if "version" in document:
         return None  # this library's own history
-    if isinstance(document.get("messages"), list):
+    messages = document.get("messages")
+    if isinstance(messages, list) and (messages or "model" in document):
         return "chat_request" if "model" in document else "fine_tuning"
     if "input" in document:
         return "responses_request"
@@ -142,10 +143,15 @@ def without_none(value: Any) -> Any:
 
     An SDK object's ``model_dump()`` writes every field it knows, ``None`` when unset, and
     ``model_dump(exclude_none=True)`` none of those: reading a response through this makes
-    both, and the object itself, the same message.
+    both, and the object itself, the same message. ``logprobs`` are kept as they are (the
+    API writes ``null`` in them, kept in metadata as it came).
     """
     if type(value) is dict:
-        return {key: without_none(element) for key, element in value.items() if element is not None}
+        return {
+            key: element if key == "logprobs" else without_none(element)
+            for key, element in value.items()
+            if element is not None
+        }
     if type(value) is list:
         return [without_none(element) for element in value]
     return value

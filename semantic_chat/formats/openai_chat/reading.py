@@ -250,8 +250,8 @@ def from_response(completion: Any, *, choice: int = 0) -> ChatMessageContent:
     path = f"completion.choices[{choice}]"
     picked = choices[choice]
     sent = require(picked, "message", dict, path)
-    if "content" not in sent:
-        sent = {**sent, "content": None}
+    if "content" not in sent or "refusal" not in sent:  # the API always sends both
+        sent = {"content": None, "refusal": None, **sent}
     message = _read_message(sent, f"{path}.message", {})
     message.id = data.get("id")
     message.model_id = data.get("model")

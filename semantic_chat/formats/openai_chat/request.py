@@ -56,10 +56,10 @@ def from_payload(payload: Any) -> ChatHistory:
         return from_request(document)
     if kind == "chat_response":
         return new_history([reading.from_response(document)])
+    if kind is None:
+        return reading.from_payload(document)  # refuses it as it refuses any non-list
     raise FormatError.mismatch(
-        "",
-        "a list of messages, a request body, a chat.completion or a Batch line",
-        "a Responses document" if kind is not None else describe_type(document),
+        "messages", "a list of messages or a Chat Completions document", "a Responses document"
     )
 
 

@@ -57,10 +57,11 @@ def from_payload(payload: Any, instructions: str | None = None) -> ChatHistory:
         return from_request(document)
     if kind == "responses_response":
         return new_history([reading.from_response(document)])
+    if kind is None:
+        return reading.from_payload(document)  # refuses it as it refuses any non-list
     raise FormatError.mismatch(
-        "input",
-        "a string or a list of items, a request body, a response or a Batch line",
-        "a Chat Completions document" if kind is not None else describe_type(document),
+        "input", "a string or a list of items or a Responses document",
+        "a Chat Completions document",
     )
 
 
