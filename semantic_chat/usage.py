@@ -7,6 +7,7 @@ from typing import Any
 import attrs
 
 from .errors import InvalidTypeError, describe_type
+from .validation import check_int_range
 
 __all__ = ["Usage"]
 
@@ -22,11 +23,14 @@ def _add_optional(left: int | None, right: int | None) -> int | None:
 def _count(_: Any, field: attrs.Attribute[int], value: Any) -> None:
     if type(value) is not int:
         raise InvalidTypeError.mismatch(field.name, "an int", describe_type(value))
+    check_int_range(value, field.name)
 
 
 def _optional_count(_: Any, field: attrs.Attribute[int | None], value: Any) -> None:
-    if value is not None and type(value) is not int:
-        raise InvalidTypeError.mismatch(field.name, "an int or None", describe_type(value))
+    if value is not None:
+        if type(value) is not int:
+            raise InvalidTypeError.mismatch(field.name, "an int or None", describe_type(value))
+        check_int_range(value, field.name)
 
 
 @attrs.define(slots=True, weakref_slot=False, on_setattr=attrs.setters.validate)

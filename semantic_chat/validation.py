@@ -27,6 +27,7 @@ __all__ = [
     "check_encodable",
     "check_flag",
     "check_int",
+    "check_int_range",
     "check_json",
     "check_metadata",
     "check_optional_int",
@@ -87,25 +88,37 @@ def check_optional_int(value: Any, field: str) -> int | None:
 
     Raises:
         InvalidTypeError: ``value`` is not an integer (a ``bool`` is not one here).
+        InvalidValueError: it is outside the 64-bit range JSON readers accept.
     """
-    if value is None or type(value) is int:
-        return value
-    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
-        return int(value)
-    raise InvalidTypeError.mismatch(field, "an int or None", describe_type(value))
+    if value is None:
+        return None
+    return check_int(value, field, "an int or None")
 
 
-def check_int(value: Any, field: str) -> int:
+def check_int(value: Any, field: str, expected: str = "an int") -> int:
     """Return ``value`` as an ``int`` (numpy integers included).
 
     Raises:
         InvalidTypeError: ``value`` is not an integer (a ``bool`` is not one here).
+        InvalidValueError: it is outside the 64-bit range JSON readers accept.
     """
-    if type(value) is int:
-        return value
-    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
-        return int(value)
-    raise InvalidTypeError.mismatch(field, "an int", describe_type(value))
+    if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
+        raise InvalidTypeError.mismatch(field, expected, describe_type(value))
+    number = int(value)
+    check_int_range(number, field)
+    return number
+
+
+def check_int_range(value: int, field: str) -> None:
+    """Refuse an integer JSON readers would not take back (beyond 64 bits).
+
+    Raises:
+        InvalidValueError: ``value`` is outside ``-2**63 .. 2**64 - 1``.
+    """
+    if not -(2**63) <= value <= 2**64 - 1:
+        raise InvalidValueError(
+            "integer outside the 64-bit range JSON readers accept", path=field
+        )
 
 
 def check_flag(value: Any, field: str) -> bool:
@@ -149,15 +162,26 @@ def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any] | None
     return copied
 
 
-# What each declared field type must hold, for `check_stored` (the annotation's text).
-_STORED: dict[str, tuple[tuple[type, ...], str]] = {
-    "str": ((str,), "a str"),
-    "str | None": ((str, type(None)), "a str or None"),
-    "int": ((int,), "an int"),
-    "int | None": ((int, type(None)), "an int or None"),
-    "bool": ((bool,), "a bool"),
+# What each declared field type must hold, for `check_stored` (the annotation's text, as
+# written in the class or as `annotation_text` spells a resolved one): the accepted types,
+# the words for an error, and whether subclasses of them count.
+_STORED: dict[str, tuple[tuple[type, ...], str, bool]] = {
+    "str": ((str,), "a str", False),
+    "str | None": ((str, type(None)), "a str or None", False),
+    "int": ((int,), "an int", False),
+    "int | None": ((int, type(None)), "an int or None", False),
+    "bool": ((bool,), "a bool", False),
+    "dict[str, Any]": ((dict,), "a dict", False),
+    "dict": ((dict,), "a dict", False),
+    "dict[str, Any] | None": ((dict, type(None)), "a dict or None", False),
+    "dict | None": ((dict, type(None)), "a dict or None", False),
+    "str | Mapping[str, Any] | None": ((str, dict, type(None)), "a str, a dict or None", False),
+    "str | Mapping | None": ((str, dict, type(None)), "a str, a dict or None", False),
+    "bytes | str | None": ((bytes, str, type(None)), "bytes or None", False),
+    "list[KernelContent]": ((list,), "a list of items", True),
+    "list": ((list,), "a list of items", True),
 }
-_STORED_CHECKS: dict[type, tuple[tuple[str, str, tuple[type, ...], str], ...]] = {}
+_STORED_CHECKS: dict[type, tuple[tuple[str, str, tuple[type, ...], str, bool], ...]] = {}
 
 
 def check_stored(obj: Any, path: str, error: type[SemanticChatError]) -> None:
@@ -172,21 +196,22 @@ def check_stored(obj: Any, path: str, error: type[SemanticChatError]) -> None:
     checks = _STORED_CHECKS.get(type(obj))
     if checks is None:
         checks = _STORED_CHECKS[type(obj)] = _stored_checks(type(obj))
-    for slot, alias, accepted, expected in checks:
+    for slot, alias, accepted, expected, subclasses in checks:
         value = getattr(obj, slot)
-        if type(value) not in accepted:
-            where = f"{path}.{alias}" if path else alias
-            raise error.mismatch(where, expected, describe_type(value))
+        if type(value) in accepted or (subclasses and isinstance(value, accepted)):
+            continue
+        where = f"{path}.{alias}" if path else alias
+        raise error.mismatch(where, expected, describe_type(value))
 
 
-def _stored_checks(cls: type) -> tuple[tuple[str, str, tuple[type, ...], str], ...]:
+def _stored_checks(cls: type) -> tuple[tuple[str, str, tuple[type, ...], str, bool], ...]:
     found = []
     for field in attrs.fields(cls):
         annotation = field.type
         text = annotation if isinstance(annotation, str) else annotation_text(annotation)
         if text in _STORED:
-            accepted, expected = _STORED[text]
-            found.append((field.name, field.alias or field.name, accepted, expected))
+            accepted, expected, subclasses = _STORED[text]
+            found.append((field.name, field.alias or field.name, accepted, expected, subclasses))
     return tuple(found)
 
 
@@ -197,6 +222,7 @@ def annotation_text(annotation: Any) -> str:
             "None" if arg is type(None) else getattr(arg, "__name__", repr(arg))
             for arg in typing.get_args(annotation)
         )
-    if typing.get_origin(annotation) is not None:  # list[str], frozenset[str]: not a str
-        return repr(annotation)
+    origin = typing.get_origin(annotation)
+    if origin is not None:  # list[KernelContent] is checked as a list, dict[str, Any] a dict
+        return getattr(origin, "__name__", repr(annotation))
     return getattr(annotation, "__name__", repr(annotation))

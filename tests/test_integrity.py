@@ -638,8 +638,7 @@ REFUSED_JSON = [
     pytest.param(
         lambda: FunctionResultContent("c", [TextContent("a"), 1]),
         InvalidTypeError,
-        "result[1]: expected an item, like the rest of the list (a result is JSON or items, "
-        "not both), got int",
+        "result[1]: expected an item (a result is JSON or a list of items, not both), got int",
         id="result-items-and-json",
     ),
     pytest.param(
@@ -848,41 +847,7 @@ WRITERS = {
 
 # Known gaps, "<kind>.<slot>=<value>-<writer>" -> what happens instead of a located error.
 METADATA = "a non-dict metadata is written by to_json and raises a bare error in payloads"
-GAPS = {
-    **{f"{kind}._metadata=int-to_json": METADATA for kind in [*ITEM_KINDS, "message"]},
-    **{
-        f"{kind}._metadata={bad}-{writer}": METADATA
-        for kind in [*ITEM_KINDS, "message"]
-        for bad in BAD_VALUES
-        for writer in ("openai_chat", "openai_responses")
-    },
-    "call._arguments=int-to_json": "a non-str, non-dict arguments is written as it is",
-    **{
-        f"call._arguments={bad}-{writer}": "bare TypeError: object is not iterable"
-        for bad in BAD_VALUES
-        for writer in ("openai_chat", "openai_responses")
-    },
-    **{
-        f"{kind}._data={bad}-{writer}": "bare TypeError: a bytes-like object is required"
-        for kind in ("image", "audio", "file")
-        for bad in BAD_VALUES
-        for writer in WRITERS
-        if not (kind == "audio" and writer == "openai_responses")
-    },
-    **{
-        f"image._mime_type={bad}-openai_chat": "bare TypeError: argument is not iterable"
-        for bad in BAD_VALUES
-    },
-    "unknown._type=int-to_json": 'an int type is written as {"type":5}',
-    "unknown._type=object-to_json": "refused without a location: dict cannot be written as JSON",
-    "unknown._fields=int-to_json": "bare AttributeError: no attribute 'items'",
-    **{
-        f"message._items={bad}-{writer}": "bare TypeError: object is not iterable"
-        for bad in BAD_VALUES
-        for writer in WRITERS
-    },
-    **{f"message._role={bad}-openai_chat": "bare TypeError from str.__str__" for bad in BAD_VALUES},
-}
+GAPS: dict[str, str] = {}
 
 
 def _broken_cases() -> Iterator[Any]:
@@ -996,22 +961,14 @@ LATE_VALUES = [
 
 WRITTEN_ANYWAY = "the payload writer writes what to_json refuses (a tuple as a list, 1 as '1')"
 NOT_LOCATED = "the payload error about arguments does not name the message and item"
-LATE_GAPS = {
-    ("result", "openai_chat", "tuple"): WRITTEN_ANYWAY,
-    ("result", "openai_chat", "int-key"): WRITTEN_ANYWAY,
-    ("result", "openai_responses", "tuple"): WRITTEN_ANYWAY,
-    ("result", "openai_responses", "int-key"): WRITTEN_ANYWAY,
-    ("arguments", "openai_chat", "tuple"): WRITTEN_ANYWAY,
-    ("arguments", "openai_chat", "int-key"): WRITTEN_ANYWAY,
-    ("arguments", "openai_responses", "tuple"): WRITTEN_ANYWAY,
-    ("arguments", "openai_responses", "int-key"): WRITTEN_ANYWAY,
-    ("arguments", "openai_chat", "nan"): NOT_LOCATED,
-    ("arguments", "openai_chat", "obj"): NOT_LOCATED,
-    ("arguments", "openai_chat", "date"): NOT_LOCATED,
-    ("arguments", "openai_responses", "nan"): NOT_LOCATED,
-    ("arguments", "openai_responses", "obj"): NOT_LOCATED,
-    ("arguments", "openai_responses", "date"): NOT_LOCATED,
-}
+LATE_GAPS: dict[tuple[str, str, str], str] = {}
+
+
+# The payload writers write tool output and arguments as JSON text with the standard library,
+# which takes a tuple as a list and an int key as a string: the text is valid JSON, and it is
+# a string in the payload, so nothing is written that a reader refuses. Only to_json, whose
+# output must read back equal, refuses them.
+LENIENT_IN_PAYLOADS = {"tuple": '{"a":1,"b":[1,2]}', "int-key": '{"a":1,"b":{"1":2}}'}
 
 
 def _late_cases() -> Iterator[Any]:
@@ -1019,6 +976,8 @@ def _late_cases() -> Iterator[Any]:
         for writer in WRITERS:
             for case in LATE_VALUES:
                 (key_value, _, detail), name = case.values, case.id
+                if writer != "to_json" and name in LENIENT_IN_PAYLOADS:
+                    continue
                 gap = LATE_GAPS.get((where, writer, name))
                 yield pytest.param(
                     where,
@@ -1038,6 +997,21 @@ def test_a_value_put_into_a_dict_later_is_refused_by_every_writer_at_its_place(
     error_class = SerializationError if writer == "to_json" else FormatError
     with raises_exactly(error_class, f"messages[0].items[0].{where}{detail}"):
         WRITERS[writer](build(key_value))
+
+
+@pytest.mark.parametrize("name", sorted(LENIENT_IN_PAYLOADS))
+@pytest.mark.parametrize("writer", ["openai_chat", "openai_responses"])
+def test_a_tuple_or_int_key_put_into_a_result_later_is_written_as_json_text_in_payloads(
+    writer: str, name: str
+) -> None:
+    value = {"tuple": (1, 2), "int-key": {1: 2}}[name]
+    payload = WRITERS[writer](_result_history(("b", value)))
+    texts = [
+        entry.get("content", entry.get("output"))
+        for entry in payload
+        if entry.get("role") == "tool" or entry.get("type") == "function_call_output"
+    ]
+    assert texts == [LENIENT_IN_PAYLOADS[name]]
 
 
 def test_an_object_put_into_metadata_later_is_refused_by_to_json_at_its_place() -> None:

@@ -763,11 +763,11 @@ NON_JSON_ELSEWHERE = [
             lambda: setattr(FunctionResultContent("c"), "result", [TextContent("a"), 1]),
         ),
         InvalidTypeError,
-        "result[1]: expected an item, like the rest of the list "
-        "(a result is JSON or items, not both), got int",
+        "result[1]: expected an item (a result is JSON or a list of items, not both), got int",
         _result_items_and_json,
-        # the writer reads a list that is not all items as JSON, so it names the item
-        "messages[0].items[0].result[0]: TextContent is not a JSON value",
+        # the writer names the element that is not an item, as the constructor does
+        "messages[0].items[0].result[1]: expected an item "
+        "(a result is JSON or a list of items, not both), got int",
     ),
     NonJsonCase(
         (
@@ -905,11 +905,38 @@ def test_unregistered_message_subclass_is_refused() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: TextContent("x\udc00"),
+         "text: lone surrogate '\\udc00' at character 1 cannot be written as UTF-8"),
+        (lambda: ChatMessageContent("user", metadata={"note": "\ud800"}),
+         'metadata["note"]: lone surrogate \'\\ud800\' at character 0 cannot be written as UTF-8'),
+        (lambda: ChatMessageContent("user", metadata={"k\ud800": 1}),
+         'metadata["k\\ud800"]: lone surrogate \'\\ud800\' at character 1 '
+         "cannot be written as UTF-8"),
+        (lambda: Usage(prompt_tokens=2**64),
+         "prompt_tokens: integer outside the 64-bit range JSON readers accept"),
+        (lambda: ChatMessageContent("assistant", usage={"prompt_tokens": 2**64}),
+         "usage.prompt_tokens: integer outside the 64-bit range JSON readers accept"),
+        (lambda: FunctionCallContent("c", "f", index=2**70),
+         "index: integer outside the 64-bit range JSON readers accept"),
+    ],
+    ids=["text", "metadata", "metadata-key", "usage", "usage-dict", "index"],
+)
+def test_values_no_json_writer_can_write_are_refused_when_built(build: Any, message: str) -> None:
+    with pytest.raises(InvalidValueError) as info:
+        build()
+    assert str(info.value) == message
+
+
 @pytest.mark.parametrize("name", BACKENDS)
 def test_lone_surrogate_in_text_is_located(name: str) -> None:
+    broken = TextContent("x")
+    object.__setattr__(broken, "_text", "x\udc00")  # reaching inside on purpose
     history = ChatHistory([
         ChatMessageContent("user", "ok"),
-        ChatMessageContent("user", items=[TextContent("a"), TextContent("x\udc00")]),
+        ChatMessageContent("user", items=[TextContent("a"), broken]),
     ])
     with backend(name), pytest.raises(SerializationError) as info:
         to_json(history)
@@ -924,36 +951,40 @@ def test_lone_surrogate_in_text_is_located(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", BACKENDS)
-def test_lone_surrogate_in_metadata_is_located_like_other_metadata_errors(name: str) -> None:
-    history = ChatHistory([ChatMessageContent("user", metadata={"note": "\ud800"})])
+def test_lone_surrogate_put_into_metadata_is_located_like_other_metadata_errors(
+    name: str,
+) -> None:
+    message = ChatMessageContent("user")
+    message.metadata["note"] = "\ud800"
     with backend(name), pytest.raises(SerializationError) as info:
-        to_json(history)
+        to_json(ChatHistory([message]))
     assert info.value.path == 'messages[0].metadata["note"]'
 
 
 @pytest.mark.parametrize("name", BACKENDS)
 def test_lone_surrogate_in_a_key_gives_a_printable_error(name: str) -> None:
-    history = ChatHistory([ChatMessageContent("user", metadata={"k\ud800": 1})])
+    message = ChatMessageContent("user")
+    message.metadata["k\ud800"] = 1
     with backend(name), pytest.raises(SerializationError) as info:
-        to_json(history)
+        to_json(ChatHistory([message]))
     assert info.value.path.startswith("messages[0].metadata")
     str(info.value).encode("utf-8")
 
 
 @pytest.mark.parametrize("name", BACKENDS)
 @pytest.mark.parametrize(
-    ("message", "path"),
-    [
-        (ChatMessageContent("assistant", usage=Usage(prompt_tokens=2**64)),
-         "messages[0].usage.prompt_tokens"),
-        (ChatMessageContent("assistant", items=[FunctionCallContent("c", "f", index=2**70)]),
-         "messages[0].items[0].index"),
-    ],
+    ("owner", "slot", "path"),
+    [("usage", "prompt_tokens", "messages[0].usage.prompt_tokens"),
+     ("call", "_index", "messages[0].items[0].index")],
     ids=["usage", "index"],
 )
-def test_typed_int_beyond_64_bits_is_refused_naming_the_path(
-    name: str, message: ChatMessageContent, path: str
+def test_typed_int_beyond_64_bits_put_in_by_hand_is_refused_naming_the_path(
+    name: str, owner: str, slot: str, path: str
 ) -> None:
+    usage = Usage(prompt_tokens=1)
+    call = FunctionCallContent("c", "f", index=1)
+    message = ChatMessageContent("assistant", items=[call], usage=usage)
+    object.__setattr__(usage if owner == "usage" else call, slot, 2**70)  # reaching inside
     with backend(name), pytest.raises(SerializationError) as info:
         to_json(ChatHistory([message]))
     assert info.value.path == path
@@ -982,7 +1013,7 @@ def test_plugin_non_finite_float_is_refused(name: str, value: float, video_conte
 def test_unknown_content_with_a_type_field_is_refused() -> None:
     # a "type" field would be read back as the item's own label, so it is refused up front
     message = (
-        "fields['type']: 'type' would be read back as the item's own type label, not as a field"
+        'fields["type"]: \'type\' would be read back as the item\'s own type label, not as a field'
     )
     for refuse in (
         lambda: UnknownContent("x_future", {"type": "text", "text": "hi"}),
@@ -992,7 +1023,7 @@ def test_unknown_content_with_a_type_field_is_refused() -> None:
             refuse()
         assert type(info.value) is InvalidValueError
         assert str(info.value) == message
-        assert info.value.path == "fields['type']"
+        assert info.value.path == 'fields["type"]'
 
 
 @pytest.mark.parametrize("name", BACKENDS)
@@ -1006,7 +1037,7 @@ def test_unknown_content_given_a_type_field_later_is_refused_by_the_writer(name:
             with pytest.raises(SerializationError) as info:
                 write(obj)
             assert str(info.value) == (
-                f"{where}fields['type']: 'type' would be read back as the item's own type, "
-                "not as a field"
+                f'{where}fields["type"]: \'type\' would be read back as the item\'s own '
+                "type label, not as a field"
             )
-            assert info.value.path == f"{where}fields['type']"
+            assert info.value.path == f'{where}fields["type"]'

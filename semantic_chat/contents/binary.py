@@ -274,9 +274,12 @@ class BinaryContent(KernelContent):
         """Build an item from base64 text, decoded only when `data` is first read.
 
         Raises:
+            InvalidTypeError: ``text`` is not a string.
             InvalidValueError: the text is not strict standard base64 (checked without
                 decoding it), or ``mime_type`` is missing and cannot be sniffed.
         """
+        if not isinstance(text, str):
+            raise InvalidTypeError.mismatch("data", "base64 text", describe_type(text))
         try:
             check_base64(text)
         except ValueError as error:
@@ -379,7 +382,4 @@ def _sniffed(payload: bytes | str) -> str:
 
 
 def _parse_data_uri(text: str, field: str = "uri") -> Any:
-    try:
-        return parse_data_uri(text)
-    except ValueError as error:
-        raise InvalidValueError(str(error), path=field) from None
+    return parse_data_uri(text, path=field)

@@ -47,7 +47,7 @@ class FunctionCallContent(KernelContent):
             _store(self, "_name", check_text(name, "name"))
         if arguments is not None and not (type(arguments) is str and arguments.isascii()):
             _store(self, "_arguments", check_arguments(arguments))
-        if index is not None and type(index) is not int:
+        if index is not None and not (type(index) is int and -(2**63) <= index < 2**64):
             _store(self, "_index", check_optional_int(index, "index"))
         if self._metadata is not None:
             super().__attrs_post_init__()

@@ -117,7 +117,7 @@ def check_result(value: Any) -> Any:
             if not isinstance(element, KernelContent):
                 raise InvalidTypeError.mismatch(
                     f"result[{index}]",
-                    "an item, like the rest of the list (a result is JSON or items, not both)",
+                    "an item (a result is JSON or a list of items, not both)",
                     describe_type(element),
                 )
         return list(value)

@@ -79,7 +79,7 @@ def _check_fields(value: Any) -> dict[str, Any]:
     if "type" in value:
         raise InvalidValueError(
             "'type' would be read back as the item's own type label, not as a field",
-            path="fields['type']",
+            path='fields["type"]',
         )
     copied: dict[str, Any] = check_json(value, "fields")
     return copied

@@ -36,6 +36,7 @@ from ..trusted import (
     new_text,
     new_text_message,
 )
+from .fields import write_json_object
 
 __all__ = ["DIRECT_READERS", "DIRECT_WRITERS", "message_reader", "message_writer"]
 
@@ -252,7 +253,7 @@ def text_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]
             return general(item)  # type: ignore[no-any-return]  # it locates the error
         written: dict[str, Any] = {"type": "text", "text": text}
         if item._metadata:
-            written["metadata"] = json_value(item._metadata, "metadata")
+            written["metadata"] = write_json_object(item._metadata, "metadata")
         return written
 
     return write
@@ -283,7 +284,7 @@ def call_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]
             written["id"] = call_id
         written["name"] = name
         if item._metadata:
-            written["metadata"] = json_value(item._metadata, "metadata")
+            written["metadata"] = write_json_object(item._metadata, "metadata")
         if arguments is not None:
             written["arguments"] = (
                 arguments if type(arguments) is str else json_value(arguments, "arguments")
@@ -321,7 +322,7 @@ def result_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, An
         if call_id is not None:
             written["call_id"] = call_id
         if item._metadata:
-            written["metadata"] = json_value(item._metadata, "metadata")
+            written["metadata"] = write_json_object(item._metadata, "metadata")
         if name is not None:
             written["name"] = name
         if is_error:
@@ -345,6 +346,7 @@ def binary_writer(
             value = None if slot is None else getattr(item, slot)
             if (  # exactly one source, and text (or bytes) in every field
                 (payload is not None) + (uri is not None) + (file_id is not None) != 1
+                or (payload is not None and type(payload) is not str and type(payload) is not bytes)
                 or (mime_type is not None and type(mime_type) is not str)
                 or (uri is not None and type(uri) is not str)
                 or (file_id is not None and type(file_id) is not str)
@@ -353,7 +355,7 @@ def binary_writer(
                 return general(item)  # type: ignore[no-any-return]  # it locates the error
             written: dict[str, Any] = {"type": label}
             if item._metadata:
-                written["metadata"] = json_value(item._metadata, "metadata")
+                written["metadata"] = write_json_object(item._metadata, "metadata")
             if payload is not None:
                 written["data"] = payload if isinstance(payload, str) else encode_base64(payload)
             if mime_type is not None:
@@ -409,7 +411,9 @@ def message_writer(
         ):
             return general(message)  # it locates the error
         written: dict[str, Any] = {"role": PLAIN_TEXT[role]}
-        items = message._items
+        items: Any = message._items  # a list, unless someone broke the message by hand
+        if not isinstance(items, list):
+            return general(message)  # it locates the error
         if items:
             try:
                 if len(items) == 1:  # most messages hold one item: no comprehension
@@ -438,7 +442,7 @@ def message_writer(
         if model_id is not None:
             written["model_id"] = model_id
         if message._metadata:
-            written["metadata"] = json_value(message._metadata, "metadata")
+            written["metadata"] = write_json_object(message._metadata, "metadata")
         return written
 
     return write

@@ -46,7 +46,9 @@ __all__ = [
     "read_unknown",
     "required_nullable_fields",
     "write_bytes",
+    "write_json_object",
     "write_payload",
+    "write_text_or_object",
     "write_unknown",
 ]
 
@@ -136,15 +138,35 @@ def checked_writer(annotation: Any, field: str) -> Callable[[Any], Any] | None:
 
 def json_hook(field: str, writing: bool, annotation: Any) -> Callable[..., Any]:
     """The hook for a free JSON field: checked and copied on writing, type-checked on reading."""
-    if writing:
-        return lambda value: jsoncodec.json_value(value, field)
     # The annotation may be its text or, once attrs.resolve_types ran, the type itself.
     text = annotation if isinstance(annotation, str) else repr(annotation)
+    if writing:
+        if text.startswith("dict"):
+            return lambda value: write_json_object(value, field)
+        if text.startswith("str |") and "Mapping" in text:
+            return lambda value: write_text_or_object(value, field)
+        return lambda value: jsoncodec.json_value(value, field)
     if text.startswith("dict"):
         return lambda value, _: read_json_object(value)
     if text.startswith("str |") and "Mapping" in text:  # FunctionCallContent.arguments
         return read_text_or_object
     return lambda value, _: value
+
+
+def write_json_object(value: Any, field: str) -> Any:
+    """Write a field that holds a JSON object (metadata, an unknown item's fields), checked."""
+    if value is not None and type(value) is not dict:
+        raise SerializationError.mismatch(field, "a dict", describe_type(value))
+    return jsoncodec.json_value(value, field)
+
+
+def write_text_or_object(value: Any, field: str) -> Any:
+    """Write call arguments: a string as it is, a JSON object checked, nothing else."""
+    if value is None or type(value) is str:
+        return value
+    if type(value) is not dict:
+        raise SerializationError.mismatch(field, "a str, a dict or None", describe_type(value))
+    return jsoncodec.json_value(value, field)
 
 
 def read_text_or_object(value: Any, _: Any) -> Any:
@@ -203,8 +225,10 @@ def read_label(value: Any, cls: type[Label]) -> Label:
 
 def write_payload(value: bytes | str | None) -> str | None:
     """Write a binary payload: undecoded base64 as it was read, bytes as base64."""
-    if value is None or isinstance(value, str):  # undecoded base64 is written as it was read
+    if value is None or type(value) is str:  # undecoded base64 is written as it was read
         return value
+    if type(value) is not bytes:
+        raise SerializationError.mismatch("data", "bytes", describe_type(value))
     return write_bytes(value)
 
 
@@ -242,17 +266,21 @@ def required_nullable_fields(cls: type) -> tuple[str, ...]:
 
 def write_unknown(item: UnknownContent) -> dict[str, Any]:
     """Write an `UnknownContent` back as the fields it was read with."""
-    written: dict[str, Any] = {"type": item.type}
-    for key, value in jsoncodec.json_value(item.fields, "fields").items():
+    label, fields = item._type, item._fields
+    if type(label) is not str:
+        raise SerializationError.mismatch("type", "a str", describe_type(label))
+    written: dict[str, Any] = {"type": label}
+    for key, value in write_json_object(fields, "fields").items():
         clashes = key == "type" or (key == "metadata" and (item._metadata or type(value) is dict))
         if clashes:
+            what = "type label" if key == "type" else key
             raise SerializationError(
-                f"{key!r} would be read back as the item's own {key}, not as a field",
-                path=f"fields[{key!r}]",
+                f"{key!r} would be read back as the item's own {what}, not as a field",
+                path=f'fields["{key}"]',
             )
         written[key] = value
     if item._metadata:
-        written["metadata"] = jsoncodec.json_value(item._metadata, "metadata")
+        written["metadata"] = write_json_object(item._metadata, "metadata")
     return written
 
 

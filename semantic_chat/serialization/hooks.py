@@ -152,6 +152,8 @@ class ConverterHooks:
 
     def write_items(self, items: Any, field: str = "items") -> list[dict[str, Any]]:
         """Write a list of items, locating any error at its index."""
+        if not isinstance(items, list):
+            raise SerializationError.mismatch(field, "a list of items", describe_type(items))
         writers = self.item_writers
         try:  # every class written before: one pass; anything else, the located loop below
             return [writers[type(item)](item) for item in items]
@@ -282,9 +284,14 @@ class ConverterHooks:
 
     def _write_result(self, item: FunctionResultContent, written: dict[str, Any]) -> None:
         result = item.result
-        if type(result) is list and result and all(
-            isinstance(element, KernelContent) for element in result
-        ):
+        if type(result) is list and any(isinstance(element, KernelContent) for element in result):
+            for index, element in enumerate(result):
+                if not isinstance(element, KernelContent):
+                    raise SerializationError.mismatch(
+                        f"result[{index}]",
+                        "an item (a result is JSON or a list of items, not both)",
+                        describe_type(element),
+                    )
             written["result_items"] = self.write_items(result, "result_items")
         elif result is not None:
             written["result"] = jsoncodec.json_value(result, "result")
