@@ -30,7 +30,6 @@ from ..errors import (
     describe_type,
 )
 from ..jsoncodec import json_value
-from ..media import split_mime_type
 from ..message import ChatMessageContent
 from ..usage import Usage
 
@@ -326,14 +325,19 @@ def usage_from(usage: Mapping[str, Any], prompt: str, completion: str) -> Usage:
     )
 
 
-def arguments_text(call: FunctionCallContent) -> str:
-    """A call's arguments as JSON text: a string as given, a mapping compactly, none as ``{}``."""
+def arguments_text(call: FunctionCallContent, path: str = "") -> str:
+    """A call's arguments as JSON text: a string as given, a mapping compactly, none as ``{}``.
+
+    Raises:
+        FormatError: a value put into the arguments dict is not JSON, located under ``path``
+            (the call's own path, e.g. ``messages[2].items[0]``).
+    """
     arguments = call.arguments
     if arguments is None:
         return "{}"
     if isinstance(arguments, str):
         return arguments
-    return compact_json(dict(arguments), "arguments")
+    return compact_json(dict(arguments), f"{path}.arguments" if path else "arguments")
 
 
 def compact_json(value: Any, path: str) -> str:
@@ -368,13 +372,13 @@ def _caller_level() -> int:
 
 
 def data_url(item: BinaryContent) -> str:
-    """Render a binary item's bytes as a ``data:`` URL without decoding lazy base64 text."""
+    """Render a binary item's bytes as a ``data:`` URL without decoding lazy base64 text.
+
+    The media type is written as the item holds it (normalized, parameters as they were given:
+    a bare token such as ``;utf8`` stays bare).
+    """
     mime_type = item.mime_type or "application/octet-stream"
-    if ";" not in mime_type:  # normalized already: nothing to split
-        return f"data:{mime_type};base64,{item.base64}"
-    bare, parameters = split_mime_type(mime_type)
-    prefix = "".join(f";{name}={value}" for name, value in parameters)
-    return f"data:{bare}{prefix};base64,{item.base64}"
+    return f"data:{mime_type};base64,{item.base64}"
 
 
 def binary_from_data_url(cls: type[_B], url: str, path: str, **fields: Any) -> _B:

@@ -85,12 +85,19 @@ def holds_float(annotation: Any) -> bool:
     return "float" in (annotation if isinstance(annotation, str) else repr(annotation))
 
 
-def finite_float_writer(field: str) -> Callable[[Any], Any]:
+def finite_float_writer(field: str, annotation: Any = "") -> Callable[[Any], Any]:
     """A writer for a float field that refuses NaN and infinities, naming the field."""
     # orjson writes NaN as null and json as NaN; neither reads back, so refuse both.
+    text = annotation if isinstance(annotation, str) else annotation_text(annotation)
+    checked = text in ("float", "float | None")  # not list[float] and the like
+
     def write(value: Any) -> Any:
-        if type(value) is float and not math.isfinite(value):
-            raise SerializationError(f"{value} is not a JSON value", path=field)
+        kind = type(value)
+        if kind is float:
+            if not math.isfinite(value):
+                raise SerializationError(f"{value} is not a JSON value", path=field)
+        elif checked and value is not None and (kind is bool or kind not in (int, float)):
+            raise SerializationError.mismatch(field, "a float", describe_type(value))
         return value
 
     return write

@@ -212,6 +212,8 @@ class ConverterHooks:
             _cattrs_use_alias=True,
             **self._field_overrides(cls, writing=True),
         )
+        if cls.__module__.partition(".")[0] != "semantic_chat":
+            generated = self._locating(cls, generated)
         required_nullable = required_nullable_fields(cls)
         writes_result = issubclass(cls, FunctionResultContent)
         if not required_nullable and not writes_result:
@@ -233,6 +235,40 @@ class ConverterHooks:
             if writes_result:
                 self._write_result(item, written)  # type: ignore[arg-type]
             return written
+
+        return write
+
+    def _locating(self, cls: type, generated: Hook) -> Hook:
+        """Wrap a plugin class's generated writer so that any failure names the field.
+
+        A plugin's own fields are not checked when set (they are the plugin's), so a value of
+        the wrong type may meet a hook that cannot write it; the error is found again field
+        by field and raised as a located `SerializationError`.
+        """
+        fields = [field for field in attrs.fields(cls) if field.name != "inner_content"]
+
+        def write(item: Any) -> Any:
+            try:
+                return generated(item)
+            except SemanticChatError as error:
+                if error.path:
+                    raise
+                failure: Exception = error
+            except Exception as error:  # a hook met a value it cannot write
+                failure = error
+            for field in fields:
+                try:
+                    self.converter.unstructure(getattr(item, field.name), field.type)
+                except SemanticChatError as error:
+                    raise locate_error(error).at(field.alias or field.name) from None
+                except Exception as error:
+                    raise SerializationError(
+                        f"cannot be written: {type(error).__name__}: {error}",
+                        path=field.alias or field.name,
+                    ) from None
+            raise SerializationError(
+                f"cannot be written: {type(failure).__name__}: {failure}"
+            ) from None
 
         return write
 
@@ -277,7 +313,9 @@ class ConverterHooks:
                 hook = json_hook(alias, writing, field.type)
                 overrides[name] = hook_override(writing, hook)
             elif writing and holds_float(field.type):
-                overrides[name] = override(unstruct_hook=finite_float_writer(alias or name))
+                overrides[name] = override(
+                    unstruct_hook=finite_float_writer(alias or name, field.type)
+                )
             elif writing and (check := checked_writer(field.type, alias or name)) is not None:
                 overrides[name] = override(unstruct_hook=check)
         return overrides

@@ -84,12 +84,12 @@ def install(converter: cattrs.Converter) -> None:
         c.register_unstructure_hook(kind, _write_isoformat)
         c.register_structure_hook(kind, reader)
     c.register_structure_hook(bytes, _read_bytes)
-    c.register_unstructure_hook(uuid.UUID, str)
+    c.register_unstructure_hook(uuid.UUID, _writer_of(uuid.UUID))
     c.register_structure_hook(uuid.UUID, _read_uuid)
-    c.register_unstructure_hook(decimal.Decimal, str)
+    c.register_unstructure_hook(decimal.Decimal, _writer_of(decimal.Decimal))
     c.register_structure_hook(decimal.Decimal, _read_decimal)
     for kind in (pathlib.PurePath, pathlib.Path):  # cattrs registers Path itself: replace it
-        c.register_unstructure_hook(kind, str)
+        c.register_unstructure_hook(kind, _writer_of(pathlib.PurePath))
         c.register_structure_hook(kind, _read_path)
     enums = _EnumHooks(c)
     c.register_unstructure_hook_func(_is_enum, enums.write)
@@ -110,7 +110,20 @@ def install(converter: cattrs.Converter) -> None:
 
 
 def _write_isoformat(value: datetime.date | datetime.time) -> str:
+    if not isinstance(value, (datetime.date, datetime.time)):
+        raise SerializationError.mismatch("", "a date, time or datetime", describe_type(value))
     return value.isoformat()
+
+
+def _writer_of(kind: type) -> Callable[[Any], str]:
+    """A writer of ``str(value)`` that refuses a value that is not a ``kind``."""
+
+    def write(value: Any) -> str:
+        if not isinstance(value, kind):
+            raise SerializationError.mismatch("", f"a {kind.__name__}", describe_type(value))
+        return str(value)
+
+    return write
 
 
 def _read_datetime(value: Any, _: Any) -> datetime.datetime:
