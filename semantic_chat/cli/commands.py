@@ -31,6 +31,7 @@ from .files import (
     read_document,
 )
 from .pipeline import Job, describe_error, dump, open_pool, run_chunks, transform
+from .wording import at_line, line_position
 
 __all__ = ["PROG", "convert", "example", "list_formats", "show", "validate"]
 
@@ -105,13 +106,14 @@ def _convert_lines(args: argparse.Namespace, source: Input, target: Path | None)
     ):
         for chunk, outcomes in results:
             for outcome in outcomes:
-                where = f"line {outcome.line}"
+                where = f"line {outcome.line:,}"
                 if outcome.error is not None:
                     if outcome.trace:
                         progress.write(outcome.trace.rstrip())
                     if not args.skip_invalid:
-                        raise CommandError(f"{where}: {outcome.error}")
-                    progress.write(f"{PROG}: {where}: skipped: {outcome.error}")
+                        raise CommandError(at_line(outcome.line, outcome.error))
+                    place, what = line_position(outcome.line, outcome.error)
+                    progress.write(f"{PROG}: {place}: skipped: {what}")
                     skipped += 1
                     continue
                 for note in outcome.warnings:
@@ -214,10 +216,8 @@ def _validate_lines(args: argparse.Namespace, source: Input, report: _Problems) 
                 if outcome.trace:
                     progress.write(outcome.trace.rstrip())
                 for problem in outcome.problems:
-                    report.add(
-                        problem, lambda text: progress.write(text, error=False),
-                        f"line {outcome.line:,}",
-                    )
+                    where, located = _in_line(outcome.line, problem)
+                    report.add(located, lambda text: progress.write(text, error=False), where)
                 if not outcome.problems:
                     found[outcome.source or "?"] += 1
             progress.advance(chunk.size)
@@ -230,6 +230,14 @@ def _validate_lines(args: argparse.Namespace, source: Input, report: _Problems) 
             kinds = ", ".join(f"{count:,} {name}" for name, count in sorted(found.items()))
             print(f"{source.name}: no problems in {total}" + (f" ({kinds})" if kinds else ""))
     return 1 if report.errors else 0
+
+
+def _in_line(number: int, problem: formats.Problem) -> tuple[str, formats.Problem]:
+    """Where a problem of JSONL line ``number`` is: a parser's error names its column."""
+    where, what = line_position(number, problem.message)
+    if problem.path or what == problem.message:
+        return f"line {number:,}", problem
+    return where, formats.Problem("", what, problem.severity)
 
 
 def show(args: argparse.Namespace) -> int:
@@ -250,8 +258,8 @@ def show(args: argparse.Namespace) -> int:
                 except (SemanticChatError, ValueError) as error:
                     if args.debug:
                         raise
-                    raise CommandError(f"line {number}: {describe_error(error)}") from None
-                heading = f"══ line {number} · {name}"
+                    raise CommandError(at_line(number, describe_error(error))) from None
+                heading = f"══ line {number:,} · {name}"
                 if not first:
                     print()
                 print(_styled(heading, _BOLD, color))

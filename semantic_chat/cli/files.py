@@ -17,6 +17,7 @@ from typing import IO, Any, NamedTuple
 
 from .. import atomic, jsoncodec
 from ..errors import SerializationError
+from .wording import EMPTY_INPUT, document_position
 
 __all__ = [
     "CHUNK_BYTES",
@@ -39,6 +40,7 @@ CHUNK_BYTES = 1 << 20
 """A chunk is closed early once its lines hold this many bytes."""
 
 _BOM = b"\xef\xbb\xbf"
+_JSON_SPACE = b" \t\r\n"
 _JSONL_SUFFIXES = (".jsonl", ".ndjson")
 
 
@@ -101,18 +103,22 @@ def read_document(source: Input) -> Any:
     """Read the whole input as one JSON value.
 
     Raises:
-        SerializationError: the text is not JSON; when it looks like JSONL, says so.
+        SerializationError: the input is empty or not JSON, located at ``line 3, column 5``
+            when the parser says where; when it looks like JSONL, says so.
     """
     data = source.stream.read()
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
+    if not data.strip(_JSON_SPACE):
+        raise SerializationError(EMPTY_INPUT)
     try:
         return jsoncodec.loads(data)
     except SerializationError as error:
+        where, what = document_position(str(error))
         first, _, rest = data.strip().partition(b"\n")
         if rest.strip() and _parses(first):
-            raise SerializationError(f"{error} (one JSON value per line? pass --jsonl)") from None
-        raise
+            what += " (one JSON value per line? pass --jsonl)"
+        raise SerializationError(what, path=where) from None
 
 
 def _parses(data: bytes) -> bool:

@@ -79,7 +79,10 @@ def test_skip_invalid_converts_the_rest_and_counts_what_it_skipped(tmp_path):
     assert done.status == 0
     assert done.stdout.splitlines() == [_expected_line(c) for c in conversations]
     assert len(done.errors) == 3
-    assert done.errors[0].startswith("semantic-chat: line 3: skipped: malformed JSON: ")
+    assert done.errors[0] == (
+        "semantic-chat: line 3, column 2: skipped: malformed JSON: unexpected character, "
+        "expected a string key"
+    )
     assert done.errors[1:] == [
         "semantic-chat: line 6: skipped: messages[1]: tool message without tool_call_id",
         "semantic-chat: converted 6 conversations to openai-responses; skipped 2 invalid lines",

@@ -22,7 +22,7 @@ CASES = [
     (["convert", "missing.json", "--to", "openai-chat"], 1,
      "semantic-chat: missing.json: No such file or directory"),
     (["convert", "broken.json", "--to", "openai-chat"], 1,
-     "semantic-chat: malformed JSON: "),
+     "semantic-chat: line 1, column 29: malformed JSON: "),
     (["convert", "other.json", "--to", "openai-chat"], 1,
      "semantic-chat: cannot tell the format of this dict: pass --from (one of openai-chat, "
      "openai-responses, semantic-chat)"),
@@ -82,4 +82,4 @@ def test_debug_shows_the_traceback(tmp_path):
     done = run("convert", "broken.json", "--to", "openai-chat", "--debug", cwd=_make_files(tmp_path))
     assert done.status == 1
     assert "Traceback" in done.stderr
-    assert "SerializationError: malformed JSON" in done.stderr
+    assert "SerializationError: line 1, column 29: malformed JSON" in done.stderr

@@ -42,8 +42,8 @@ def test_example_in_another_format_drops_with_one_warning_line_each():
     ]
 
 
-def test_example_refuses_what_the_format_cannot_carry():
-    done = run("example", "--to", "openai-chat")
+def test_example_refuses_what_the_format_cannot_carry_when_asked():
+    done = run("example", "--to", "openai-chat", "--on-unsupported", "error")
     assert (done.status, done.stdout) == (1, "")
     assert done.errors == [
         "semantic-chat: messages[2].items[0]: OpenAI Chat Completions cannot carry reasoning "

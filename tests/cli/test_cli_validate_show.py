@@ -33,7 +33,7 @@ def test_validate_jsonl_prints_every_problem_with_its_line(tmp_path):
     lines = done.stdout.splitlines()
     assert lines[0] == "line 2: messages: expected a list of messages, got str"
     assert lines[1] == "line 7: messages[1]: tool message without tool_call_id"
-    assert lines[2].startswith("line 9: malformed JSON: ")
+    assert lines[2].startswith("line 9, column 6: malformed JSON: ")
     assert lines[3:] == [f"{source}: 3 errors in 13 conversations"]
 
 
