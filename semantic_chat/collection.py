@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex, TypeVar, overload
 
 from .coercion import to_item
 from .contents import KernelContent
+from .errors import InvalidTypeError, describe_type
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -71,6 +72,7 @@ class ChatMessageContentItemCollection(list[KernelContent]):
     def __setitem__(self, index: slice, value: Iterable[KernelContent | str]) -> None: ...
     def __setitem__(self, index: SupportsIndex | slice, value: Any) -> None:
         if isinstance(index, slice):
+            value = _iterable(value)
             start, _, step = index.indices(len(self))
             checked = [
                 to_item(item, f"items[{start + offset * step}]")
@@ -96,6 +98,7 @@ class ChatMessageContentItemCollection(list[KernelContent]):
     def extend(self, values: Iterable[KernelContent | str]) -> None:
         """Append several items; nothing is added if any of them is refused."""
         start = len(self)
+        values = _iterable(values)
         checked = [to_item(item, f"items[{start + offset}]") for offset, item in enumerate(values)]
         list.extend(self, checked)
 
@@ -116,6 +119,17 @@ class ChatMessageContentItemCollection(list[KernelContent]):
 
     def __repr__(self) -> str:
         return f"ChatMessageContentItemCollection({list.__repr__(self)})"
+
+
+def _iterable(values: Any) -> Iterable[Any]:
+    """``values`` if it is a list-like of items, else the error naming ``items``."""
+    if isinstance(values, (str, bytes, KernelContent)) or not isinstance(values, Iterable):
+        raise InvalidTypeError(
+            f"expected a list of items, got {describe_type(values)}: "
+            "pass [item] for one item, or append it",
+            path="items", expected="a list of items", got=describe_type(values),
+        )
+    return values
 
 
 _new_list = list.__new__

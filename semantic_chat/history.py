@@ -38,9 +38,17 @@ def _position(index: SupportsIndex, size: int) -> int:
     return min(max(position if position >= 0 else position + size, 0), size)
 
 
+def _iterable(values: Any, field: str) -> Iterable[Any]:
+    """``values`` if it can be iterated (and is not text), else the error naming ``field``."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise InvalidTypeError.mismatch(field, "a list of messages", describe_type(values))
+    return values
+
+
 def _set(messages: list[ChatMessageContent], index: SupportsIndex | slice, value: Any) -> None:
     """Assign ``value`` at ``index`` of ``messages``, checked first: a refusal changes nothing."""
     if isinstance(index, slice):
+        value = _iterable(value, "messages")
         start, _, step = index.indices(len(messages))
         checked = [
             _checked(message, start + offset * step) for offset, message in enumerate(value)
@@ -55,6 +63,7 @@ def _set(messages: list[ChatMessageContent], index: SupportsIndex | slice, value
 
 def _extend(messages: list[ChatMessageContent], values: Iterable[Any]) -> None:
     """Append ``values`` to ``messages`` once all of them are checked."""
+    values = _iterable(values, "messages")
     start = len(messages)
     _list_extend(
         messages, [_checked(message, start + offset) for offset, message in enumerate(values)]

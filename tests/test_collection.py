@@ -446,3 +446,16 @@ def test_copies_and_pickles_keep_the_type():
         assert twin == items
         assert twin is not items
 
+
+
+@pytest.mark.parametrize("values", [5, None, "ab", b"ab", TextContent("a")], ids=repr)
+def test_extend_and_slice_assignment_refuse_what_is_not_a_list_of_items(values: object) -> None:
+    items = ChatMessageContentItemCollection([TextContent("x")])
+    expected = f"items: expected a list of items, got {type(values).__name__}: pass [item] for one item, or append it"
+    with pytest.raises(InvalidTypeError) as info:
+        items.extend(values)  # type: ignore[arg-type]
+    assert str(info.value) == expected
+    with pytest.raises(InvalidTypeError) as info:
+        items[0:1] = values  # type: ignore[assignment]
+    assert str(info.value) == expected
+    assert items == [TextContent("x")]

@@ -20,6 +20,7 @@ from semantic_chat import (
     InvalidTypeError,
     InvalidValueError,
     TextContent,
+    Usage,
 )
 from semantic_chat.formats import openai_chat
 from semantic_chat.serialization import from_json, to_json
@@ -726,3 +727,19 @@ def test_a_read_history_refuses_through_its_own_methods(history):
         history.extend([_user("ok"), "bad"])  # type: ignore[list-item]
     assert len(history) == 3
     assert type(history._messages) is list
+
+
+@pytest.mark.parametrize("values", [5, None, "ab", Usage()], ids=repr)
+def test_extend_and_slice_assignment_refuse_what_is_not_a_list_of_messages(values: object) -> None:
+    history = ChatHistory([ChatMessageContent("user", "x")])
+    expected = f"messages: expected a list of messages, got {type(values).__name__}"
+    for change in (
+        lambda: history.extend(values),  # type: ignore[arg-type]
+        lambda: history.messages.extend(values),  # type: ignore[arg-type]
+        lambda: history.messages.__iadd__(values),  # type: ignore[arg-type]
+        lambda: history.__setitem__(slice(0, 1), values),
+    ):
+        with pytest.raises(InvalidTypeError) as info:
+            change()
+        assert str(info.value) == expected
+    assert history == [ChatMessageContent("user", "x")]
