@@ -22,7 +22,7 @@ from .contents import (
     KernelContent,
     TextContent,
 )
-from .errors import InvalidTypeError, InvalidValueError, describe_type
+from .errors import InvalidTypeError, InvalidValueError, SemanticChatError, describe_type
 from .media import sniff_mime_type
 
 __all__ = ["ACCEPTED", "to_item", "to_items"]
@@ -45,7 +45,10 @@ def to_item(value: object, path: str = "content") -> KernelContent:
     if isinstance(value, KernelContent):
         return value
     if isinstance(value, str):
-        return TextContent(value)
+        try:
+            return TextContent(value)
+        except SemanticChatError as error:
+            raise error.at(path) from None
     if isinstance(value, (bytes, bytearray, memoryview)):
         data = bytes(value)
         mime_type = sniff_mime_type(data)

@@ -83,6 +83,7 @@ class ChatMessageList(list[ChatMessageContent]):
     __slots__ = ()
 
     def __init__(self, messages: Iterable[ChatMessageContent] = ()) -> None:
+        messages = _iterable(messages, "messages")
         list.__init__(
             self, [_checked(message, index) for index, message in enumerate(messages)]
         )
@@ -181,8 +182,10 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
         checked = self._messages = ChatMessageList._trusted(messages)
         return checked
 
-    def _set_messages(self, value: Iterable[ChatMessageContent]) -> None:
-        if value is not self._messages:  # ``history.messages += [...]`` assigns it back
+    def _set_messages(self, value: Iterable[ChatMessageContent] | None) -> None:
+        if value is None:  # as ``message.items = None``: no messages
+            self._messages = ChatMessageList()
+        elif value is not self._messages:  # ``history.messages += [...]`` assigns it back
             self._messages = ChatMessageList(value)
 
     if not TYPE_CHECKING:

@@ -15,6 +15,7 @@ from semantic_chat import (
     FunctionCallContent,
     ImageContent,
     InvalidTypeError,
+    InvalidValueError,
     KernelContent,
     TextContent,
 )
@@ -459,3 +460,12 @@ def test_extend_and_slice_assignment_refuse_what_is_not_a_list_of_items(values: 
         items[0:1] = values  # type: ignore[assignment]
     assert str(info.value) == expected
     assert items == [TextContent("x")]
+
+
+def test_text_refused_on_the_way_in_is_located_at_its_index() -> None:
+    items = ChatMessageContentItemCollection([TextContent("x")])
+    with pytest.raises(InvalidValueError) as info:
+        items.append("\ud800")
+    assert str(info.value) == (
+        "items[1].text: lone surrogate '\\ud800' at character 0 cannot be written as UTF-8"
+    )

@@ -743,3 +743,16 @@ def test_extend_and_slice_assignment_refuse_what_is_not_a_list_of_messages(value
             change()
         assert str(info.value) == expected
     assert history == [ChatMessageContent("user", "x")]
+
+
+def test_messages_assigned_none_means_no_messages_and_a_non_list_is_refused() -> None:
+    history = ChatHistory([ChatMessageContent("user", "x")])
+    history.messages = None  # type: ignore[assignment]
+    assert history.messages == []
+    assert type(history.messages) is ChatMessageList
+    with pytest.raises(InvalidTypeError) as info:
+        history.messages = 5  # type: ignore[assignment]
+    assert str(info.value) == "messages: expected a list of messages, got int"
+    with pytest.raises(InvalidTypeError) as info:
+        ChatHistory(5)  # type: ignore[arg-type]
+    assert str(info.value) == "messages: expected a list of messages, got int"

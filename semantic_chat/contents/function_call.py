@@ -127,7 +127,7 @@ class FunctionCallContent(KernelContent):
         elif isinstance(arguments, str):
             shown = arguments
         else:
-            shown = json.dumps(arguments, ensure_ascii=False)
+            shown = json.dumps(arguments, ensure_ascii=False, default=repr)
         return f"{self._name}({shown})"
 
     def to_result(self, value: Any, is_error: bool = False) -> FunctionResultContent:

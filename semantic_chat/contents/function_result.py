@@ -96,7 +96,8 @@ class FunctionResultContent(KernelContent):
             return result
         if type(result) is list and result and isinstance(result[0], KernelContent):
             return "\n".join(str(item) for item in result)
-        return json.dumps(result, ensure_ascii=False)
+        # default=repr: a value put into the result after it was given is still shown
+        return json.dumps(result, ensure_ascii=False, default=repr)
 
 
 def check_result(value: Any) -> Any:

@@ -83,3 +83,9 @@ def test_match_by_keyword():
         case _:
             found = None
     assert found == 1
+
+
+def test_str_never_raises_for_a_value_put_into_the_result_later():
+    result = FunctionResultContent("c1", {"a": 1})
+    result.result["b"] = {1, 2}
+    assert str(result) == '{"a": 1, "b": "{1, 2}"}'
