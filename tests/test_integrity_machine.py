@@ -16,6 +16,8 @@ model hands out: a ``metadata`` dict, a function result or arguments dict, an un
 ``fields``. Those cannot be intercepted, so the machine remembers which objects were changed that
 way; only while such an object is in the history may ``to_json`` refuse, and then with a located
 `SerializationError`. numpy arrays are never stored that way (``==`` on them raises in numpy).
+The other exception is a plugin's own fields, which the library leaves to their author (README,
+"Your own content types"): the writer may refuse them, located at the field.
 """
 
 from __future__ import annotations
@@ -358,6 +360,13 @@ FIELDS: dict[type[KernelContent], tuple[str, ...]] = {
     EventContent: ("when", "day", "uid", "amount", "mood", "where", "point"),
     ClipContent: (*_BINARY, "fps"),
 }
+# The fields the plugin classes declare themselves, which the library does not check.
+PLUGIN_FIELDS = frozenset(
+    name
+    for cls in (StickerContent, EventContent, ClipContent)
+    for name in FIELDS[cls]
+    if name not in FIELDS[BinaryContent]
+)
 # Arguments a constructor cannot do without (leaving them out is Python's TypeError).
 REQUIRED: dict[type[KernelContent], tuple[str, ...]] = {
     TextContent: ("text",),
@@ -448,7 +457,8 @@ class IntegrityMachine(RuleBasedStateMachine):
         self.messages: list[ChatMessageContent] = []
         # Objects whose plain containers (metadata, result, arguments, fields) were changed
         # directly with something that is not JSON as it stands; kept alive so ids stay unique.
-        self.tainted: dict[int, object] = {}
+        # Keyed by (id, "metadata") or (id, "contents"): a new metadata dict clears the first.
+        self.tainted: dict[tuple[int, str], object] = {}
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -530,9 +540,9 @@ class IntegrityMachine(RuleBasedStateMachine):
         for item in list(message.items):
             self.keep(item)
 
-    def taint(self, owner: object, value: Any) -> None:
+    def taint(self, owner: object, value: Any, kind: str) -> None:
         if not clean_json(value):
-            self.tainted[id(owner)] = owner
+            self.tainted[id(owner), kind] = owner
 
     def reachable(self) -> Iterator[object]:
         """Every message and item the history holds, items inside results included."""
@@ -550,7 +560,11 @@ class IntegrityMachine(RuleBasedStateMachine):
                 )
 
     def tainted_in_history(self) -> bool:
-        return any(id(obj) in self.tainted for obj in self.reachable())
+        return any(
+            (id(obj), kind) in self.tainted
+            for obj in self.reachable()
+            for kind in ("metadata", "contents")
+        )
 
     # -- items -------------------------------------------------------------------------------
 
@@ -648,7 +662,7 @@ class IntegrityMachine(RuleBasedStateMachine):
             assert self.snapshot(item) == before, f"a refused {name}= changed the item"
             return
         if name == "metadata":
-            self.tainted.pop(id(item), None)
+            self.tainted.pop((id(item), "metadata"), None)
         self.check_binary_sources(item)
 
     # -- messages ----------------------------------------------------------------------------
@@ -752,7 +766,7 @@ class IntegrityMachine(RuleBasedStateMachine):
                 assert "content=" in str(self.error), f"no hint to pass content=: {self.error}"
             return
         if name == "metadata":
-            self.tainted.pop(id(message), None)
+            self.tainted.pop((id(message), "metadata"), None)
         if name == "items":
             if value is None:
                 assert len(message.items) == 0, "items = None should mean no items"
@@ -888,7 +902,7 @@ class IntegrityMachine(RuleBasedStateMachine):
         metadata = self.attempt(lambda: owner.metadata, ("metadata",), "owner.metadata")
         assert type(metadata) is dict, f"{type(owner).__name__}.metadata is {metadata!r}"
         metadata[key] = value
-        self.taint(owner, {key: value})
+        self.taint(owner, {key: value}, "metadata")
 
     @precondition(lambda self: self.items or self.messages)
     @rule(data=st.data())
@@ -904,7 +918,7 @@ class IntegrityMachine(RuleBasedStateMachine):
             )
         except Refused:
             return
-        self.tainted.pop(id(owner), None)
+        self.tainted.pop((id(owner), "metadata"), None)
 
     @precondition(lambda self: any(self._containers(i) for i in self.items))
     @rule(data=st.data())
@@ -916,11 +930,11 @@ class IntegrityMachine(RuleBasedStateMachine):
         value = data.draw(DIRECT, label="value")
         if isinstance(container, list):
             container.append(value)
-            self.tainted[id(item)] = item  # a list of items and values is not a result shape
+            self.tainted[id(item), "contents"] = item  # items mixed with values: no result shape
         else:
             key = data.draw(_KEYS, label="key")
             container[key] = value
-            self.taint(item, {key: value})
+            self.taint(item, {key: value}, "contents")
 
     @staticmethod
     def _containers(item: KernelContent) -> list[Any]:
@@ -967,6 +981,10 @@ class IntegrityMachine(RuleBasedStateMachine):
         if error is not None:
             assert isinstance(error, SerializationError)
             assert error.path, f"to_json refused without a location: {error}"
+            if error.path.rsplit(".", 1)[-1] in PLUGIN_FIELDS:
+                # A plugin's own fields are its author's to check (README: "Your own content
+                # types"); the writer refuses at the field what its type's hook cannot write.
+                return
             assert self.tainted_in_history(), (
                 f"to_json refused a history built only through checked calls: {error}"
             )
@@ -983,7 +1001,10 @@ class IntegrityMachine(RuleBasedStateMachine):
                 warnings.simplefilter("ignore", ConversionWarning)  # metadata left out
                 payload, error = outcome(lambda fmt=fmt: fmt.to_payload(self.history), FormatError)
             if error is None:
-                _, error = outcome(lambda f=fmt, p=payload: f.from_payload(p), FormatError)
+                # What a writer wrote, its reader reads, or refuses with a located error; a
+                # value stored past the checks may make it refuse in the model's own words.
+                kinds = (SemanticChatError if self.tainted_in_history() else FormatError,)
+                _, error = outcome(lambda f=fmt, p=payload: f.from_payload(p), *kinds)
                 assert error is None or error.path, f"{fmt.__name__} reader, unlocated: {error}"
                 continue
             assert isinstance(error, FormatError)
