@@ -249,12 +249,12 @@ def text_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]
 
     def write(item: TextContent) -> dict[str, Any]:
         text = item._text
-        if type(text) is not str:
-            return general(item)  # type: ignore[no-any-return]  # it locates the error
-        written: dict[str, Any] = {"type": "text", "text": text}
+        if type(text) is not str:  # broken by hand: the general path locates it
+            return general(item)  # type: ignore[no-any-return]
         if item._metadata:
-            written["metadata"] = write_json_object(item._metadata, "metadata")
-        return written
+            metadata = write_json_object(item._metadata, "metadata")
+            return {"type": "text", "text": text, "metadata": metadata}
+        return {"type": "text", "text": text}
 
     return write
 
@@ -263,22 +263,26 @@ def call_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]
     """Write a `FunctionCallContent` directly, as the generated writer would."""
 
     def write(item: FunctionCallContent) -> dict[str, Any]:
-        call_id, name, arguments, index = item._id, item._name, item._arguments, item._index
+        call_id, arguments = item._id, item._arguments
         if (  # the commonest shape, written in one go
             type(call_id) is str
-            and type(name) is str
             and type(arguments) is str
-            and index is None
+            and item._index is None
             and not item._metadata
         ):
-            return {"type": "function_call", "id": call_id, "name": name, "arguments": arguments}
-        if (
+            name = item._name
+            if type(name) is str:
+                return {
+                    "type": "function_call", "id": call_id, "name": name, "arguments": arguments
+                }
+        name, index = item._name, item._index
+        if (  # broken by hand: the general path locates it
             (call_id is not None and type(call_id) is not str)
             or type(name) is not str
             or (index is not None and type(index) is not int)
             or (arguments is not None and type(arguments) not in (str, dict))
         ):
-            return general(item)  # type: ignore[no-any-return]  # it locates the error
+            return general(item)  # type: ignore[no-any-return]
         written: dict[str, Any] = {"type": "function_call"}
         if call_id is not None:
             written["id"] = call_id
@@ -303,21 +307,22 @@ def result_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, An
         result = item._result
         if type(result) is list and result and isinstance(result[0], KernelContent):
             return general(item)  # type: ignore[no-any-return]  # items: written as result_items
-        call_id, name, is_error = item._call_id, item._name, item._is_error
+        call_id, name = item._call_id, item._name
         if (  # the commonest shape, written in one go
             type(call_id) is str
             and type(name) is str
             and type(result) is str
-            and is_error is False
+            and item._is_error is False
             and not item._metadata
         ):
             return {"type": "function_result", "call_id": call_id, "name": name, "result": result}
-        if (
+        is_error = item._is_error
+        if (  # broken by hand: the general path locates it
             (call_id is not None and type(call_id) is not str)
             or (name is not None and type(name) is not str)
             or type(is_error) is not bool
         ):
-            return general(item)  # type: ignore[no-any-return]  # it locates the error
+            return general(item)  # type: ignore[no-any-return]
         written: dict[str, Any] = {"type": "function_result"}
         if call_id is not None:
             written["call_id"] = call_id
@@ -342,30 +347,45 @@ def binary_writer(
 
     def factory(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]]:
         def write(item: BinaryContent) -> dict[str, Any]:
-            payload, mime_type, uri, file_id = item._data, item._mime_type, item._uri, item._file_id
-            value = None if slot is None else getattr(item, slot)
-            if (  # exactly one source, and text (or bytes) in every field
-                (payload is not None) + (uri is not None) + (file_id is not None) != 1
-                or (payload is not None and type(payload) is not str and type(payload) is not bytes)
-                or (mime_type is not None and type(mime_type) is not str)
-                or (uri is not None and type(uri) is not str)
-                or (file_id is not None and type(file_id) is not str)
-                or (value is not None and type(value) is not str)
-            ):
-                return general(item)  # type: ignore[no-any-return]  # it locates the error
             written: dict[str, Any] = {"type": label}
             if item._metadata:
                 written["metadata"] = write_json_object(item._metadata, "metadata")
+            sources = 0
+            payload: Any = item._data
             if payload is not None:
-                written["data"] = payload if isinstance(payload, str) else encode_base64(payload)
+                kind = type(payload)
+                if kind is str:
+                    written["data"] = payload
+                elif kind is bytes:
+                    written["data"] = encode_base64(payload)
+                else:
+                    return general(item)  # type: ignore[no-any-return]  # it locates it
+                sources = 1
+            mime_type = item._mime_type
             if mime_type is not None:
+                if type(mime_type) is not str:
+                    return general(item)  # type: ignore[no-any-return]
                 written["mime_type"] = mime_type
+            uri = item._uri
             if uri is not None:
+                if type(uri) is not str:
+                    return general(item)  # type: ignore[no-any-return]
                 written["uri"] = uri
+                sources += 1
+            file_id = item._file_id
             if file_id is not None:
+                if type(file_id) is not str:
+                    return general(item)  # type: ignore[no-any-return]
                 written["file_id"] = file_id
-            if value is not None:
-                written[extra] = value  # type: ignore[index]
+                sources += 1
+            if sources != 1:  # two sources or none, set by hand: the general path says so
+                return general(item)  # type: ignore[no-any-return]
+            if slot is not None:
+                value = getattr(item, slot)
+                if value is not None:
+                    if type(value) is not str:
+                        return general(item)  # type: ignore[no-any-return]
+                    written[extra] = value  # type: ignore[index]
             return written
 
         return write
@@ -400,46 +420,44 @@ def message_writer(
     def write(message: ChatMessageContent) -> dict[str, Any]:
         if type(message) is not ChatMessageContent or message._usage is not None:
             return general(message)
-        role, name, message_id, model_id = (
-            message._role, message._name, message._id, message._model_id
-        )
-        if (
-            type(role) is not AuthorRole
-            or (name is not None and type(name) is not str)
-            or (message_id is not None and type(message_id) is not str)
-            or (model_id is not None and type(model_id) is not str)
-        ):
-            return general(message)  # it locates the error
-        written: dict[str, Any] = {"role": PLAIN_TEXT[role]}
-        items: Any = message._items  # a list, unless someone broke the message by hand
-        if not isinstance(items, list):
-            return general(message)  # it locates the error
-        if items:
-            try:
+        # A field broken by hand (object.__setattr__) makes a step below raise, or fails a
+        # type check, and the general path, which checks every field, locates the problem.
+        try:
+            written: dict[str, Any] = {"role": PLAIN_TEXT[message._role]}
+            items = message._items
+            if items:
                 if len(items) == 1:  # most messages hold one item: no comprehension
                     (item,) = items  # unpacking, not the collection's Python __getitem__
-                    if (  # the commonest
-                        type(item) is TextContent
-                        and type(item._text) is str
-                        and not item._metadata
-                    ):
-                        written["items"] = [{"type": "text", "text": item._text}]
+                    if type(item) is TextContent and not item._metadata:  # the commonest
+                        text = item._text
+                        if type(text) is not str:
+                            return general(message)
+                        written["items"] = [{"type": "text", "text": text}]
                     else:
                         written["items"] = [writers[type(item)](item)]
                 else:
                     written["items"] = [writers[type(item)](item) for item in items]
-            except Exception:  # an unseen class, or an error the general path locates
-                return general(message)
+        except Exception:  # an unseen class, or an error the general path locates
+            return general(message)
+        name = message._name
         if name is not None:
+            if type(name) is not str:
+                return general(message)
             written["name"] = name
+        message_id = message._id
         if message_id is not None:
+            if type(message_id) is not str:
+                return general(message)
             written["id"] = message_id
         finish_reason = message._finish_reason
         if finish_reason is not None:
             if type(finish_reason) is not FinishReason:
                 return general(message)
             written["finish_reason"] = PLAIN_TEXT[finish_reason]
+        model_id = message._model_id
         if model_id is not None:
+            if type(model_id) is not str:
+                return general(message)
             written["model_id"] = model_id
         if message._metadata:
             written["metadata"] = write_json_object(message._metadata, "metadata")

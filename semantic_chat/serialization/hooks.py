@@ -74,6 +74,17 @@ FORMAT_VERSION = 1
 _OPTION_KEYS = frozenset(field.name for field in attrs.fields(ChatOptions))
 
 
+def _check_one_source(cls: type, written: dict[str, Any]) -> None:
+    """Refuse a binary item written with two sources or none (its fields set by hand)."""
+    sources = sum(written.get(key) is not None for key in ("data", "uri", "file_id"))
+    if sources != 1:
+        raise SerializationError(
+            f"{cls.__name__} needs exactly one of data, uri and file_id, "
+            f"got {'none' if sources == 0 else sources}",
+            expected="one source", got=str(sources),
+        )
+
+
 class ConverterHooks:
     """The hooks of one converter, with the caches of generated per-class functions."""
 
@@ -216,7 +227,7 @@ class ConverterHooks:
             generated = self._locating(cls, generated)
         required_nullable = required_nullable_fields(cls)
         writes_result = issubclass(cls, FunctionResultContent)
-        if not required_nullable and not writes_result:
+        if not required_nullable and not writes_result and not issubclass(cls, BinaryContent):
 
             def write_tagged(item: KernelContent) -> dict[str, Any]:
                 written = {"type": label, **generated(item)}
@@ -224,6 +235,8 @@ class ConverterHooks:
                 return written
 
             return write_tagged
+
+        checks_sources = issubclass(cls, BinaryContent)
 
         def write(item: KernelContent) -> dict[str, Any]:
             written = {"type": label}
@@ -234,6 +247,8 @@ class ConverterHooks:
                     del written[key]
             if writes_result:
                 self._write_result(item, written)  # type: ignore[arg-type]
+            if checks_sources:
+                _check_one_source(cls, written)
             return written
 
         return write

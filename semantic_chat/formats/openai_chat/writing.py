@@ -112,6 +112,17 @@ def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None:
         return {"role": "tool", "tool_call_id": result._call_id, "content": content}
     if role not in PLAIN_ROLES:
         return None
+    if len(items) == 1:  # most messages are one text: no lists to build
+        (item,) = items
+        if type(item) is TextContent and not item._metadata:
+            text, author = item._text, message._name
+            if type(text) is not str:
+                return None
+            if author is None:
+                return {"role": role, "content": text}
+            if type(author) is not str:
+                return None
+            return {"role": role, "name": author, "content": text}
     texts: list[str] = []
     calls: list[dict[str, Any]] = []
     media: list[dict[str, Any]] | None = None  # parts, once a non-text item appears
