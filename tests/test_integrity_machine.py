@@ -22,6 +22,7 @@ The other exception is a plugin's own fields, which the library leaves to their 
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import datetime
 import decimal
@@ -597,7 +598,7 @@ class IntegrityMachine(RuleBasedStateMachine):
         text = data.draw(
             st.one_of(
                 st.sampled_from(["iVBORw0KGgoAAAAAAAAAAAAAAAAAAAA=", "JVBERi0xLjcK", "", "@@@"]),
-                st.binary(max_size=9).map(lambda b: __import__("base64").b64encode(b).decode()),
+                st.binary(max_size=9).map(lambda b: base64.b64encode(b).decode("ascii")),
                 st.sampled_from([DATA_URI, "data:,hi", "data:audio/wav;base64,UklGRg=="]),
                 WIDE,
             ),
