@@ -36,9 +36,10 @@ from .contents import (
     TextContent,
 )
 from .contents.metadata import peek_metadata
-from .errors import StreamMergeError
+from .errors import SemanticChatError, StreamMergeError
 from .labels import AuthorRole, ContentType
 from .message import ChatMessageContent
+from .validation import check_int
 
 __all__ = [
     "StreamingChatMessageContent",
@@ -97,7 +98,22 @@ class StreamingFunctionCallContent(FunctionCallContent):
 
 
 def _optional_role(value: AuthorRole | str | None) -> AuthorRole | None:
-    return None if value is None else AuthorRole(value)
+    if value is None or type(value) is AuthorRole:
+        return value
+    try:
+        return AuthorRole(value)
+    except SemanticChatError as error:  # named as the message's field, not the label class
+        raise type(error)(
+            error.detail, path="role", expected=error.expected, got=error.got
+        ) from None
+
+
+def _fragment(text: str, path: str) -> StreamingTextContent:
+    """A text fragment of a chunk, with a refusal located at ``path``."""
+    try:
+        return StreamingTextContent(text)
+    except SemanticChatError as error:
+        raise error.at(path) from None
 
 
 @attrs.define(slots=True, weakref_slot=False, init=False, on_setattr=attrs.setters.NO_OP)
@@ -113,8 +129,7 @@ class StreamingChatMessageContent(ChatMessageContent):  # type: ignore[override]
         alias="role", default=None, converter=_optional_role
     )
 
-    choice_index: int = 0
-    """Which of the answer's choices this chunk belongs to."""
+    _choice_index: int = attrs.field(alias="choice_index", default=0)
 
     def __init__(
         self,
@@ -126,12 +141,28 @@ class StreamingChatMessageContent(ChatMessageContent):  # type: ignore[override]
     ) -> None:
         # Plain strings in a chunk are text fragments, so that they join when chunks add.
         if isinstance(content, str):
-            content = StreamingTextContent(content)
+            content = _fragment(content, "content")
         elif isinstance(content, (list, tuple)):
-            content = [StreamingTextContent(c) if isinstance(c, str) else c for c in content]
+            content = [
+                _fragment(c, f"content[{index}]") if isinstance(c, str) else c
+                for index, c in enumerate(content)
+            ]
         super().__init__(AuthorRole.ASSISTANT, content, **fields)
         self._role = _optional_role(role)
-        self.choice_index = choice_index
+        self._choice_index = check_int(choice_index, "choice_index")
+
+    def __attrs_post_init__(self) -> None:
+        super().__attrs_post_init__()
+        object.__setattr__(self, "_choice_index", check_int(self._choice_index, "choice_index"))
+
+    @property
+    def choice_index(self) -> int:
+        """Which of the answer's choices this chunk belongs to."""
+        return self._choice_index
+
+    @choice_index.setter
+    def choice_index(self, value: int) -> None:
+        self._choice_index = check_int(value, "choice_index")
 
     @property  # type: ignore[override]
     def role(self) -> AuthorRole | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from semantic_chat import (
@@ -10,6 +11,8 @@ from semantic_chat import (
     FinishReason,
     FunctionCallContent,
     ImageContent,
+    InvalidTypeError,
+    InvalidValueError,
     ReasoningContent,
     RefusalContent,
     StreamingChatMessageContent,
@@ -252,3 +255,24 @@ def test_sum_without_a_start_value_adds_the_chunks():
 def test_adding_a_chunk_to_anything_but_zero_is_refused():
     with pytest.raises(TypeError):
         1 + StreamingChatMessageContent("assistant", "x")  # type: ignore[operator]
+
+
+def test_a_chunk_locates_what_it_refuses():
+    with pytest.raises(InvalidValueError) as info:
+        StreamingChatMessageContent("user", content=["a", "\ud800"])
+    assert str(info.value) == (
+        "content[1].text: lone surrogate '\\ud800' at character 0 cannot be written as UTF-8"
+    )
+    with pytest.raises(InvalidTypeError) as info:
+        StreamingChatMessageContent(5)  # type: ignore[arg-type]
+    assert str(info.value) == "role: expected a str, got int"
+
+
+def test_choice_index_is_checked_when_built_and_assigned():
+    chunk = StreamingChatMessageContent("assistant", "hi", choice_index=np.int64(2))
+    assert chunk.choice_index == 2
+    assert type(chunk.choice_index) is int
+    with pytest.raises(InvalidTypeError) as info:
+        chunk.choice_index = "x"  # type: ignore[assignment]
+    assert str(info.value) == "choice_index: expected an int, got str"
+    assert chunk.choice_index == 2
