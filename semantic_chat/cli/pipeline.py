@@ -106,12 +106,6 @@ def transform(job: Job, payload: Any) -> tuple[str, str | None, list[str]]:
     return source, text, notes
 
 
-_REQUEST_WRITERS: dict[str, Callable[..., Any]] = {
-    formats.openai_chat.NAME: formats.openai_chat.to_request,
-    formats.openai_responses.NAME: formats.openai_responses.to_request,
-}
-
-
 def dump(
     job: Job,
     history: ChatHistory,
@@ -131,9 +125,10 @@ def dump(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         on_unsupported = job.on_unsupported or ("warn" if job.drop else None)
-        write = _REQUEST_WRITERS.get(job.target) if request else None
+        target = formats.get(job.target)
+        write = target.to_request if request else None
         if write is None:
-            write = formats.get(job.target).to_payload
+            write = target.to_payload
         written = write(history, on_unsupported=on_unsupported)
     if wrap is not None:
         written = wrap(written, job.target)

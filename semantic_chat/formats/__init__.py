@@ -82,6 +82,7 @@ register(
         from_payload=openai_chat.from_payload,
         to_payload=openai_chat.to_payload,
         score=score_openai_chat,
+        to_request=openai_chat.to_request,
     )
 )
 register(
@@ -92,5 +93,6 @@ register(
         from_payload=_read_openai_responses,
         to_payload=openai_responses.to_payload,
         score=score_openai_responses,
+        to_request=openai_responses.to_request,
     )
 )

@@ -34,6 +34,10 @@ class WireFormat:
     score: Callable[[Any], int]
     """How surely a payload is in this format: 0 not at all, higher is surer."""
 
+    to_request: Callable[..., Any] | None = None
+    """Write a history as a whole request body (its options and messages), for formats that
+    have one; takes ``on_unsupported`` as a keyword."""
+
 
 _FORMATS: dict[str, WireFormat] = {}
 
@@ -115,6 +119,10 @@ def convert(
 ) -> Any:
     """Read ``payload`` in ``source`` (detected when ``None``) and write it in ``target``.
 
+    A payload whose history has request options (a request body, a Batch line holding one) is
+    written as a request body of the target format (``to_request``), with what the target
+    cannot carry of the options reported as below; anything else as the target's payload.
+
     What the target cannot carry follows ``on_unsupported``: ``"error"`` refuses it,
     ``"warn"`` leaves it out with a `ConversionWarning`, ``"drop"`` leaves it out silently;
     by default items are refused and fields left out with a warning (each format's table in
@@ -126,4 +134,8 @@ def convert(
     """
     reader = get(source if source is not None else detect(payload))
     writer = get(target)
-    return writer.to_payload(reader.from_payload(payload), on_unsupported=on_unsupported)
+    history = reader.from_payload(payload)
+    if history.options is not None and writer.to_request is not None:
+        # A request body (or a Batch line holding one) stays a request body, options kept.
+        return writer.to_request(history, on_unsupported=on_unsupported)
+    return writer.to_payload(history, on_unsupported=on_unsupported)

@@ -16,7 +16,12 @@ from openai.types.responses.response_create_params import ResponseCreateParamsNo
 from pydantic import TypeAdapter
 
 from semantic_chat import ChatHistory, ChatMessageContent, ChatOptions, formats
-from semantic_chat.errors import FormatError, InvalidTypeError, SerializationError
+from semantic_chat.errors import (
+    FormatError,
+    InvalidTypeError,
+    SerializationError,
+    UnsupportedContentError,
+)
 from semantic_chat.formats import openai_chat, openai_responses
 from semantic_chat.serialization import from_json, to_json
 
@@ -371,3 +376,41 @@ def test_converted_documents_pass_the_sdk_request_types():
     written, _ = quietly(openai_responses.to_request, openai_chat.from_request(FINE_TUNING))
     validate_responses_request({"model": "m", **written})
     assert json.loads(json.dumps(written)) == written
+
+
+A_RESPONSES_REQUEST = {
+    "model": "gpt-5",
+    "input": [{"role": "user", "content": "hi"}],
+    "reasoning": {"effort": "low"},
+    "store": False,
+    "include": ["reasoning.encrypted_content"],
+}
+
+
+def test_convert_keeps_a_responses_request_whole():
+    assert formats.convert(A_RESPONSES_REQUEST, target="openai-responses") == A_RESPONSES_REQUEST
+
+
+def test_convert_writes_a_request_as_the_other_formats_request_and_reports_the_rest():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        written = formats.convert(A_RESPONSES_REQUEST, target="openai-chat")
+    assert written == {
+        "model": "gpt-5",
+        "messages": [{"role": "user", "content": "hi"}],
+        "reasoning_effort": "low",
+        "store": False,
+    }
+    assert [str(warning.message) for warning in caught] == [
+        "options.extra[\"include\"]: dropped: OpenAI Chat Completions cannot carry the request "
+        "field 'include'"
+    ]
+    with pytest.raises(UnsupportedContentError) as info:
+        formats.convert(A_RESPONSES_REQUEST, target="openai-chat", on_unsupported="error")
+    assert str(info.value).startswith('options.extra["include"]: ')
+
+
+def test_convert_of_a_bare_list_stays_a_bare_list():
+    assert formats.convert([{"role": "user", "content": "hi"}], target="openai-responses") == [
+        {"role": "user", "content": "hi"}
+    ]
