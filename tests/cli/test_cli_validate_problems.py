@@ -49,13 +49,13 @@ def test_validate_a_robot_as_convert_would():
     robot = json.dumps([{"role": "robot", "content": "beep"}])
     done = run("validate", "--format", "openai-responses", stdin=robot)
     assert (done.status, done.stdout) == (
-        1, "messages[0].role: OpenAI Responses has no role 'robot'\n<stdin>: 1 error\n"
+        1, "input[0].role: OpenAI Responses has no role 'robot'\n<stdin>: 1 error\n"
     )
     converted = run("convert", "--from", "openai-responses", "--to", "openai-responses",
                     stdin=robot)
     assert converted.status == 1
     assert converted.errors == [
-        "semantic-chat: messages[0].role: OpenAI Responses has no role 'robot'"
+        "semantic-chat: input[0].role: OpenAI Responses has no role 'robot'"
     ]
 
 

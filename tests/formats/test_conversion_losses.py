@@ -250,8 +250,9 @@ def test_validate_reports_every_problem_of_a_document():
 
 def test_validate_checks_the_format_s_own_rules_as_convert_does():
     robot = [{"role": "robot", "content": "beep"}]
+    # the reader refuses it, at its place in the document, as the writer would
     assert validate(robot, "openai-responses") == [
-        Problem("messages[0].role", "OpenAI Responses has no role 'robot'")
+        Problem("input[0].role", "OpenAI Responses has no role 'robot'")
     ]
     with pytest.raises(FormatError, match=re.escape("OpenAI Responses has no role 'robot'")):
         convert(robot, "openai-responses", target="openai-responses")

@@ -357,3 +357,12 @@ def test_registered_encoder_and_decoder_round_trip(video_class):
         {"type": "input_video", "video_url": "https://x.test/v.mp4"},
     ]}]
     assert openai_responses.from_payload(payload) == history
+
+
+@pytest.mark.parametrize("role", ["robot", "tool", "human"])
+def test_a_message_role_the_format_lacks_is_refused_as_the_writer_refuses_it(role: str) -> None:
+    with pytest.raises(FormatError) as info:
+        openai_responses.from_payload(
+            [{"role": "user", "content": "hi"}, {"role": role, "content": "x"}]
+        )
+    assert str(info.value) == f"input[1].role: OpenAI Responses has no role {role!r}"

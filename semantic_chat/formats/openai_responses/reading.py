@@ -34,12 +34,16 @@ from ..wire import (
 )
 from .shared import (
     AUDIO_MIME,
+    FORMAT,
     HINTS,
     MESSAGE_KEYS,
     OPAQUE_PROVIDER,
     codecs,
     default_is_string,
 )
+
+MESSAGE_ROLES = frozenset(("system", "developer", "user", "assistant"))
+"""The roles of a Responses ``message`` item (a tool's output is a ``function_call_output``)."""
 
 __all__ = [
     "from_payload",
@@ -180,6 +184,8 @@ class _Reader:
 
     def _read_message(self, item: dict[str, Any], path: str) -> None:
         role = require(item, "role", str, path)
+        if role not in MESSAGE_ROLES:  # as the writer refuses it: no role is read in silence
+            raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
         content = require(item, "content", (str, list), path)
         envelope: dict[str, Any] = {}
         if isinstance(content, str):
