@@ -147,14 +147,18 @@ def model_json_value(value: Any, path: str) -> Any:
             the 64-bit range), or a string with a lone surrogate.
     """
     try:
+        return _copy_model_json(value)
+    except (_NotJSON, UnicodeEncodeError):
+        pass
+    try:
         copied = _copy_json(value)
     except _NotJSON:
         where, detail, is_type = _locate_not_json(value, path)
         raise (InvalidTypeError if is_type else InvalidValueError)(detail, path=where) from None
     found = _find_unencodable(copied, path, True)
-    if found is not None:
-        raise InvalidValueError(found.detail, path=found.path)
-    return copied
+    if found is None:  # the copy above refused it for its text, so this cannot happen
+        raise InvalidValueError("text that cannot be written as UTF-8", path=path)
+    raise InvalidValueError(found.detail, path=found.path)
 
 
 class _NotJSON(Exception):
@@ -178,6 +182,37 @@ def _copy_json(value: Any) -> Any:
         return value
     if isinstance(value, (np.generic, np.ndarray)):
         return _copy_json(_from_numpy(value))
+    raise _NotJSON
+
+
+def _copy_model_json(value: Any) -> Any:
+    """`_copy_json` that also refuses text UTF-8 cannot encode (raising UnicodeEncodeError)."""
+    kind = type(value)
+    if kind is str:
+        if not value.isascii():
+            value.encode("utf-8")
+        return value
+    if kind is bool or value is None:
+        return value
+    if kind is dict:
+        copy = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NotJSON
+            if not key.isascii():
+                key.encode("utf-8")
+            leaf = type(item)  # plain numbers and ASCII text inline: no call per leaf
+            if (leaf is str and item.isascii()) or (leaf is float and math.isfinite(item)):
+                copy[key] = item
+            else:
+                copy[key] = _copy_model_json(item)
+        return copy
+    if kind is list:
+        return [_copy_model_json(item) for item in value]
+    if (kind is int and _INT_MIN <= value <= _INT_MAX) or (kind is float and math.isfinite(value)):
+        return value
+    if isinstance(value, (np.generic, np.ndarray)):
+        return _copy_model_json(_from_numpy(value))
     raise _NotJSON
 
 

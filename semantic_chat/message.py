@@ -43,6 +43,8 @@ def _as_collection(value: Iterable[Any] | None) -> ChatMessageContentItemCollect
     """Check and copy what was given as ``items``: a list (any iterable) of items, or None."""
     if value is None:
         return ChatMessageContentItemCollection._trusted([])
+    if type(value) is list or type(value) is tuple:  # the common case, checked item by item
+        return ChatMessageContentItemCollection(value)
     if type(value) is _ReadItems:
         return ChatMessageContentItemCollection._trusted(value)
     if isinstance(value, (str, bytes, bytearray, memoryview)):
@@ -274,7 +276,11 @@ class ChatMessageContent:
 
     @name.setter
     def name(self, value: str | None) -> None:
-        self._name = _optional_text(value, "name")
+        self._name = (
+            value
+            if value is None or (type(value) is str and value.isascii())
+            else _optional_text(value, "name")
+        )
 
     @property
     def id(self) -> str | None:
@@ -283,7 +289,11 @@ class ChatMessageContent:
 
     @id.setter
     def id(self, value: str | None) -> None:
-        self._id = _optional_text(value, "id")
+        self._id = (
+            value
+            if value is None or (type(value) is str and value.isascii())
+            else _optional_text(value, "id")
+        )
 
     @property
     def usage(self) -> Usage | None:
@@ -304,7 +314,11 @@ class ChatMessageContent:
 
     @model_id.setter
     def model_id(self, value: str | None) -> None:
-        self._model_id = _optional_text(value, "model_id")
+        self._model_id = (
+            value
+            if value is None or (type(value) is str and value.isascii())
+            else _optional_text(value, "model_id")
+        )
 
     @property
     def finish_reason(self) -> FinishReason | None:

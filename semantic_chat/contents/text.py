@@ -38,7 +38,7 @@ class TextContent(KernelContent):
 
     @text.setter
     def text(self, value: str) -> None:
-        self._text = check_text(value, "text")
+        self._text = value if type(value) is str and value.isascii() else check_text(value, "text")
 
     def __str__(self) -> str:
         return self._text
@@ -69,7 +69,7 @@ class RefusalContent(KernelContent):
 
     @text.setter
     def text(self, value: str) -> None:
-        self._text = check_text(value, "text")
+        self._text = value if type(value) is str and value.isascii() else check_text(value, "text")
 
     def __str__(self) -> str:
         return self._text
