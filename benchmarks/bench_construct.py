@@ -26,6 +26,11 @@ few milliseconds, and with samples of 4 ms most of them were interrupted, so the
 median doubled (CPU time did not); with samples of 0.5 ms the interrupted ones are a minority
 and the median drops them.
 
+With ``--baseline REV`` (by default the last commit before the model checked its fields) the
+public API cases also run against that revision of the library, extracted from git as
+``semantic_chat_base`` and timed in the same rounds, so the table shows the cost of the checks
+as before / after on the same machine at the same moment (``--baseline none`` skips it).
+
 Prints a markdown section (run.py puts it into RESULTS.md).
 """
 
@@ -33,10 +38,12 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import itertools
 import operator
 import struct
 import sys
+import tempfile
 import time
 import zlib
 from collections.abc import Callable
@@ -48,7 +55,7 @@ import attrs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import fmt, median, table
+from common import extract_revision, fmt, median, table
 
 import semantic_chat
 from semantic_chat import (
@@ -426,6 +433,28 @@ NAMESPACE: dict[str, Any] = {
 }
 
 
+CHECKS_BASELINE = "11a9a4f"
+"""The last commit before every constructor and field assignment checked its values."""
+
+BASE = " @base"
+"""Appended to a public case's group for the same statement run against the baseline."""
+
+
+def base_namespace(package: str) -> dict[str, Any]:
+    """`NAMESPACE` with the classes and functions of another copy of the library."""
+    library = importlib.import_module(package)
+    base_trusted = importlib.import_module(f"{package}.trusted")
+    namespace = dict(NAMESPACE)
+    for name in ("TextContent", "ChatMessageContent", "FunctionCallContent",
+                 "FunctionResultContent", "ImageContent", "ChatHistory"):
+        namespace[name] = getattr(library, name)
+    namespace["USER"] = library.AuthorRole.USER
+    namespace["ASSISTANT"] = library.AuthorRole.ASSISTANT
+    for name in ("new_text", "new_text_message", "new_call", "new_tool_message", "new_message"):
+        namespace[name] = getattr(base_trusted, name)
+    return namespace
+
+
 # --- timing ---------------------------------------------------------------------------------
 
 _TEMPLATE = """
@@ -493,11 +522,11 @@ class Case:
         return median(self.cpu)
 
 
-def rejects(setup: str, bad: str) -> str:
+def rejects(setup: str, bad: str, namespace: dict[str, Any] | None = None) -> str:
     """Whether running ``bad`` (after ``setup``) raises, and what."""
     if not bad:
         return ""
-    namespace = dict(NAMESPACE)
+    namespace = dict(NAMESPACE if namespace is None else namespace)
     try:
         exec(setup or "pass", namespace)
         exec(bad, namespace)
@@ -506,11 +535,16 @@ def rejects(setup: str, bad: str) -> str:
     return "no"
 
 
-def make_cases() -> list[Case]:
+def make_cases(base: dict[str, Any] | None = None) -> list[Case]:
     cases = [
         Case((group, label), setup, stmt, NAMESPACE)
         for group, label, setup, stmt, _ in PUBLIC_CASES
     ]
+    if base is not None:
+        cases += [
+            Case((group + BASE, label), setup, stmt, base)
+            for group, label, setup, stmt, _ in PUBLIC_CASES
+        ]
     for name, (cls, prefix) in MECHANISMS.items():
         _check_mechanism(cls)
         namespace = {"C": cls, "_new": object.__new__, "_set": object.__setattr__}
@@ -545,15 +579,31 @@ def _cell(case: Case) -> str:
     return f"error: {case.error}" if case.error else fmt(case.ns, 1)
 
 
-def public_table(cases: dict[tuple[str, str], Case]) -> str:
+def public_table(
+    cases: dict[tuple[str, str], Case], base: dict[str, Any] | None = None
+) -> str:
+    if base is None:
+        rows = []
+        for group, label, setup, _, bad in PUBLIC_CASES:
+            case = cases[(group, label)]
+            rows.append([
+                group, label, _cell(case), fmt(case.cpu_ns, 1), rejects(setup, bad),
+            ])
+        return table(
+            ["kind", "statement", "ns", "CPU ns", "wrong type rejected"], rows, align="llrrl"
+        )
     rows = []
     for group, label, setup, _, bad in PUBLIC_CASES:
-        case = cases[(group, label)]
+        after, before = cases[(group, label)], cases[(group + BASE, label)]
+        ratio = "-" if after.error or before.error else f"{after.ns / before.ns:.2f}x"
         rows.append([
-            group, label, _cell(case), fmt(case.cpu_ns, 1), rejects(setup, bad),
+            group, label, _cell(before), _cell(after), ratio,
+            rejects(setup, bad, base), rejects(setup, bad),
         ])
     return table(
-        ["kind", "statement", "ns", "CPU ns", "wrong type rejected"], rows, align="llrrl"
+        ["kind", "statement", "before ns", "after ns", "after / before",
+         "wrong type rejected before", "after"],
+        rows, align="llrrrll",
     )
 
 
@@ -583,24 +633,40 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="15 rounds instead of 101")
     parser.add_argument("--rounds", type=int, default=None, help="default 101")
     parser.add_argument("--sample-ms", type=float, default=0.5, help="default 0.5")
+    parser.add_argument(
+        "--baseline", default=CHECKS_BASELINE,
+        help=f"git revision to time the public cases against (default {CHECKS_BASELINE}; "
+        "'none' to skip)",
+    )
     args = parser.parse_args(argv)
     rounds = args.rounds or (15 if args.quick else 101)
     sample_ns = int(args.sample_ms * 1e6)
 
-    cases = make_cases()
-    started = time.perf_counter()
-    measure(cases, rounds, sample_ns)
-    seconds = time.perf_counter() - started
-    by_key = {case.key: case for case in cases}
+    with tempfile.TemporaryDirectory() as folder:
+        base, against = None, ""
+        if args.baseline.lower() != "none":
+            commit = extract_revision(args.baseline, Path(folder))
+            sys.path.insert(0, folder)
+            base = base_namespace("semantic_chat_base")
+            against = (
+                f" *before* is commit `{commit}`, the library before its constructors and "
+                "setters checked values, run in the same rounds; *after* is this tree."
+            )
+        cases = make_cases(base)
+        started = time.perf_counter()
+        measure(cases, rounds, sample_ns)
+        seconds = time.perf_counter() - started
+        by_key = {case.key: case for case in cases}
+        public = public_table(by_key, base)
     source = Path(semantic_chat.__file__).resolve().parents[1]
     print("\n".join([
         f"`semantic_chat` from `{source}`; {len(cases)} cases x {rounds} rounds of "
         f"~{sample_ns / 1e6:g} ms samples, interleaved in rotating order ({seconds:.0f} s); "
-        "median ns per execution (wall clock, and CPU time of the thread), loop included.",
+        "median ns per execution (wall clock), loop included." + against,
         "",
         "### By hand through the public API, and the trusted constructors of readers",
         "",
-        public_table(by_key),
+        public,
         "",
         "*wrong type rejected*: whether the same statement with one value of a wrong type "
         "raises (`TextContent(1)`, `name=1`, `call_id=1`, `item.text = 1`, ...).",

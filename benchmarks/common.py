@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import datetime
+import io
 import math
 import os
 import platform
 import statistics
+import subprocess
 import sys
+import tarfile
 from collections.abc import Iterable, Sequence
 from importlib import metadata
 from pathlib import Path
@@ -111,3 +114,26 @@ def fmt(value: float | None, digits: int = 2) -> str:
 
 def verdict(ok: bool) -> str:
     return "**pass**" if ok else "**FAIL**"
+
+
+def extract_revision(revision: str, folder: Path) -> str:
+    """Write ``revision``'s ``semantic_chat`` into ``folder`` as ``semantic_chat_base``.
+
+    The package imports itself relatively, so it works under that name beside the current
+    one, and both can be timed in one process. Returns the short commit id.
+
+    Raises:
+        subprocess.CalledProcessError: git does not know the revision (or this is no checkout).
+    """
+    commit = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", revision],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip()
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", commit, "semantic_chat"],
+        check=True, capture_output=True,
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    (folder / "semantic_chat").rename(folder / "semantic_chat_base")
+    return commit

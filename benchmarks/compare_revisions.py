@@ -16,37 +16,18 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
-import io
 import statistics
-import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from common import ROOT, command_line, environment_lines, table
+from common import command_line, environment_lines, extract_revision, table
 from corpus import make_corpus
 
 Operation = Callable[[], object]
-
-
-def extract(revision: str, folder: Path) -> str:
-    """Write ``revision``'s package into ``folder`` as ``semantic_chat_base``; its commit."""
-    commit = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", revision],
-        check=True, capture_output=True, text=True,
-    ).stdout.strip()
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", commit, "semantic_chat"],
-        check=True, capture_output=True,
-    ).stdout
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(folder, filter="data")
-    (folder / "semantic_chat").rename(folder / "semantic_chat_base")
-    return commit
 
 
 def operations(package: str, conversations: list[list[dict[str, Any]]]) -> dict[str, Operation]:
@@ -98,7 +79,7 @@ def main() -> None:
     conversations = make_corpus(args.conversations, seed=0)
     messages = sum(len(conversation) for conversation in conversations)
     with tempfile.TemporaryDirectory() as folder:
-        commit = extract(args.revision, Path(folder))
+        commit = extract_revision(args.revision, Path(folder))
         sys.path.insert(0, folder)
         versions = {
             "base": operations("semantic_chat_base", conversations),
