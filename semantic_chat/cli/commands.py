@@ -95,7 +95,7 @@ def convert(args: argparse.Namespace) -> int:
 def _convert_lines(args: argparse.Namespace, source: Input, target: Path | None) -> int:
     job = Job(
         args.source, args.to, args.drop_unsupported, None, args.debug,
-        on_unsupported=args.on_unsupported,
+        on_unsupported=args.on_unsupported, plugins=tuple(args.plugin),
     )
     converted = skipped = dropped = 0
     with (

@@ -24,6 +24,7 @@ from ..errors import SemanticChatError
 from ..formats import documents
 from ..history import ChatHistory
 from .files import Chunk, CommandError
+from .plugins import load_plugins
 
 __all__ = [
     "Job",
@@ -54,6 +55,8 @@ class Job(NamedTuple):
             ``None``: ``"warn"`` when ``drop``, else each format's default per kind of loss.
         check: validate instead of converting: collect each line's problems
             (`formats.validate`, against ``target`` or the line's own format).
+        plugins: the ``--plugin`` modules, loaded again in each worker process (a worker
+            started by spawn or forkserver imports nothing of its parent).
     """
 
     source: str | None
@@ -63,6 +66,7 @@ class Job(NamedTuple):
     debug: bool = False
     on_unsupported: str | None = None
     check: bool = False
+    plugins: tuple[str, ...] = ()
 
 
 class Outcome(NamedTuple):
@@ -244,6 +248,7 @@ def _start_worker(job: Job) -> None:
     """Remember the job in a worker; leave Ctrl-C and SIGTERM to the parent (it stops us)."""
     global _worker_job  # noqa: PLW0603 - one job per worker process
     _worker_job = job
+    load_plugins(job.plugins)  # nothing to do in a forked worker: already imported
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 

@@ -190,3 +190,40 @@ def test_a_plugin_can_add_a_format_that_to_accepts(plugin_dir):
                env=_env(plugin_dir))
     assert (done.status, done.stderr) == (0, "")
     assert json.loads(done.stdout)[0] == "You are a helpful assistant that can read the weather."
+
+
+def test_a_worker_process_loads_the_plugins_itself(tmp_path, monkeypatch):
+    # A worker started by spawn or forkserver imports nothing of its parent: the job carries
+    # the --plugin modules and the worker's initializer loads them.
+    import signal
+    import sys
+
+    from semantic_chat.cli import pipeline
+
+    (tmp_path / "worker_plugin_probe.py").write_text("LOADED = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(signal, "signal", lambda *_: None)  # leave this process's handlers
+    monkeypatch.setattr(pipeline, "_worker_job", None)
+    job = pipeline.Job(None, "openai-chat", plugins=("worker_plugin_probe",))
+    pipeline._start_worker(job)
+    assert sys.modules["worker_plugin_probe"].LOADED is True
+    assert pipeline._worker_job is job
+    del sys.modules["worker_plugin_probe"]
+
+
+def test_convert_with_workers_uses_the_plugin_in_every_worker(plugin_dir):
+    lines = "".join(
+        json.dumps({"version": 1, "messages": [{"role": "user", "items": [
+            {"type": "video", "url": f"https://x.test/{n}.mp4"}
+        ]}]}) + "\n"
+        for n in range(4)
+    )
+    done = run("convert", "-", "--jsonl", "--workers", "2", "--to", "openai-chat",
+               "--plugin", "acme_video", stdin=lines, env=_env(plugin_dir))
+    assert done.status == 0, done.stderr
+    assert [json.loads(line) for line in done.stdout.splitlines()] == [
+        [{"role": "user", "content": [
+            {"type": "video_url", "video_url": {"url": f"https://x.test/{n}.mp4"}}
+        ]}]
+        for n in range(4)
+    ]
