@@ -18,6 +18,10 @@ from ..history import ChatHistory
 from ..message import ChatMessageContent
 from ..serialization import from_dict, to_dict
 from . import openai_chat, openai_responses
+from .codecs import register_decoder as register_decoder
+from .codecs import register_encoder as register_encoder
+from .codecs import unregister_decoder as unregister_decoder
+from .codecs import unregister_encoder as unregister_encoder
 from .registry import WireFormat as WireFormat
 from .registry import convert as convert
 from .registry import detect as detect
@@ -28,10 +32,6 @@ from .scoring import score_openai_chat, score_openai_responses, score_semantic_c
 from .validation import Problem as Problem
 from .validation import validate as validate
 from .wire import ConversionWarning as ConversionWarning
-from .wire import register_decoder as register_decoder
-from .wire import register_encoder as register_encoder
-from .wire import unregister_decoder as unregister_decoder
-from .wire import unregister_encoder as unregister_encoder
 
 __all__ = [
     "ConversionWarning",

@@ -1,4 +1,4 @@
-"""What every wire format shares: hints in metadata, unsupported items, plugin codecs.
+"""What every wire format shares: hints in metadata, what a format cannot carry, data URLs.
 
 Also reading provider SDK objects as plain dicts, and data URLs that stay base64.
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Literal, TypeVar
@@ -22,9 +22,7 @@ from ..contents import BinaryContent, FunctionCallContent, KernelContent, TextCo
 from ..contents.metadata import peek_metadata
 from ..errors import (
     FormatError,
-    InvalidTypeError,
     InvalidValueError,
-    SemanticChatError,
     SerializationError,
     UnsupportedContentError,
     describe_type,
@@ -39,11 +37,9 @@ __all__ = [
     "HINT_KEYS",
     "ConversionWarning",
     "OnUnsupported",
-    "PluginCodecs",
     "arguments_text",
     "as_plain",
     "binary_from_data_url",
-    "codecs_for",
     "collect_losses",
     "compact_json",
     "data_url",
@@ -54,12 +50,8 @@ __all__ = [
     "policy",
     "read_error",
     "read_parts",
-    "register_decoder",
-    "register_encoder",
     "require",
     "set_hints",
-    "unregister_decoder",
-    "unregister_encoder",
     "unsupported",
     "unsupported_field",
     "usage_from",
@@ -394,208 +386,3 @@ def binary_from_data_url(cls: type[_B], url: str, path: str, **fields: Any) -> _
         return cls.from_data_uri(url, **fields)
     except ValueError as error:
         raise FormatError(str(error), path=path) from None
-
-
-class PluginCodecs:
-    """Encoders and decoders that teach one wire format the content types of plugins.
-
-    Each format that takes them makes one table (``PluginCodecs(name, ...)``), found by name
-    with `codecs_for`; `register_encoder` and `register_decoder` below fill it. Built-in
-    classes and part types are refused: the format writes and reads those itself, and a
-    codec would change what every history means in that format.
-    """
-
-    def __init__(self, format_name: str, format_title: str, part_types: Iterable[str]) -> None:
-        self.format_name = format_name
-        self.format_title = format_title
-        self.part_types = frozenset(part_types)
-        """The part types the format reads itself, which no decoder may take."""
-        self.encoders: dict[type[KernelContent], Callable[[Any], dict[str, Any]]] = {}
-        self.decoders: dict[str, Callable[[dict[str, Any]], KernelContent]] = {}
-        _CODECS[format_name] = self
-
-    def register_encoder(self, cls: type[_I], encode: Callable[[_I], dict[str, Any]]) -> None:
-        """Write items of ``cls`` (and its subclasses) as the part ``encode`` returns.
-
-        The encoder is used in every role and inside tool results; the nearest registered
-        class of an item wins. Registering a class again replaces its encoder.
-
-        Raises:
-            InvalidTypeError: ``cls`` is not a content class, is one of the library's own
-                (``TextContent`` ...), or ``encode`` is not callable.
-        """
-        given: object = cls  # checked at run time: callers may pass anything
-        if not isinstance(given, type) or not issubclass(given, KernelContent):
-            shown = given.__qualname__ if isinstance(given, type) else describe_type(given)
-            expected = "a content class (a KernelContent subclass)"
-            raise InvalidTypeError.mismatch("cls", expected, shown)
-        if _is_builtin(cls):
-            raise InvalidTypeError(
-                f"{cls.__qualname__} is built in: {self.format_title} writes it itself "
-                "(register an encoder for a class of your own)",
-                path="cls",
-            )
-        if not callable(encode):
-            raise InvalidTypeError.mismatch("encoder", "a function", describe_type(encode))
-        self.encoders[cls] = encode
-
-    def register_decoder(
-        self, part_type: str, decode: Callable[[dict[str, Any]], KernelContent]
-    ) -> None:
-        """Read parts whose ``type`` is ``part_type`` with ``decode``, wherever parts are read.
-
-        Raises:
-            InvalidTypeError: ``part_type`` is not a ``str``, or ``decode`` is not callable.
-            InvalidValueError: ``part_type`` is blank, or one the format reads itself.
-        """
-        if not isinstance(part_type, str):
-            raise InvalidTypeError.mismatch("part_type", "a str", describe_type(part_type))
-        if not part_type.strip():
-            raise InvalidValueError("a part type cannot be blank", path="part_type")
-        if part_type in self.part_types:
-            raise InvalidValueError(
-                f"{part_type!r} is built in: {self.format_title} reads it itself "
-                "(register a decoder for a part type of your own)",
-                path="part_type",
-            )
-        if not callable(decode):
-            raise InvalidTypeError.mismatch("decoder", "a function", describe_type(decode))
-        self.decoders[part_type] = decode
-
-    def unregister_encoder(self, cls: type[KernelContent]) -> None:
-        """Forget the encoder registered for ``cls`` itself, if any."""
-        self.encoders.pop(cls, None)
-
-    def unregister_decoder(self, part_type: str) -> None:
-        """Forget the decoder registered for ``part_type``, if any."""
-        self.decoders.pop(part_type, None)
-
-    def encoder_for(self, item: KernelContent) -> Callable[[Any], dict[str, Any]] | None:
-        """Return the encoder registered for the item's class or its nearest base."""
-        if not self.encoders:
-            return None
-        for cls in type(item).__mro__:
-            encode = self.encoders.get(cls)
-            if encode is not None:
-                return encode
-        return None
-
-    def encode(self, item: KernelContent, path: str) -> dict[str, Any] | None:
-        """Write ``item`` with its encoder, or return ``None`` when it has none.
-
-        Raises:
-            FormatError: the encoder returned something other than a part (a dict with a
-                ``str`` ``type``); the message names ``path`` and the item's class.
-        """
-        encode = self.encoder_for(item)
-        if encode is None:
-            return None
-        part = encode(item)
-        if type(part) is not dict or not isinstance(part.get("type"), str):
-            got = describe_type(part)
-            if isinstance(part, dict):
-                got = "a dict without a str 'type'"
-            raise FormatError(
-                f"the encoder for {type(item).__qualname__} returned {got}, "
-                "expected a part dict",
-                path=path,
-            )
-        return part
-
-    def decode(self, part: dict[str, Any], path: str) -> KernelContent | None:
-        """Read ``part`` with the decoder of its type, or return ``None`` when it has none.
-
-        Raises:
-            FormatError: the decoder returned something other than an item; a library error
-                the decoder raised is located at ``path``.
-        """
-        decode = self.decoders.get(part.get("type"))  # type: ignore[arg-type]
-        if decode is None:
-            return None
-        try:
-            item = decode(part)
-        except SemanticChatError as error:
-            raise error.at(path) from None
-        if not isinstance(item, KernelContent):
-            raise FormatError(
-                f"the decoder for part type {part['type']!r} returned {describe_type(item)}, "
-                "expected an item",
-                path=path,
-            )
-        return item
-
-
-_CODECS: dict[str, PluginCodecs] = {}
-
-
-def codecs_for(format_name: str) -> PluginCodecs:
-    """The plugin codecs of the format named ``format_name``.
-
-    Raises:
-        InvalidValueError: no format of that name takes plugin codecs (``semantic-chat``
-            writes every registered class itself).
-    """
-    codecs = _CODECS.get(format_name) if isinstance(format_name, str) else None
-    if codecs is None:
-        takers = ", ".join(sorted(_CODECS))
-        raise InvalidValueError(
-            f"expected a format that takes plugin codecs ({takers}), got {format_name!r}",
-            path="format_name",
-        )
-    return codecs
-
-
-def register_encoder(
-    format_name: str, cls: type[_I], encoder: Callable[[_I], dict[str, Any]]
-) -> None:
-    """Teach the format ``format_name`` to write items of ``cls`` as the part ``encoder`` returns.
-
-    ``encoder(item)`` returns one content part (a dict with a ``type``); it is used in every
-    role and inside tool results, for ``cls`` and its subclasses (the nearest registered class
-    wins). Registering a class again replaces its encoder.
-
-    Raises:
-        InvalidValueError: no format of that name takes plugin codecs.
-        InvalidTypeError: ``cls`` is not a content class or is a built-in one, or ``encoder``
-            is not callable.
-    """
-    codecs_for(format_name).register_encoder(cls, encoder)
-
-
-def register_decoder(
-    format_name: str, part_type: str, decoder: Callable[[dict[str, Any]], KernelContent]
-) -> None:
-    """Teach the format ``format_name`` to read parts of type ``part_type`` with ``decoder``.
-
-    ``decoder(part)`` gets the part dict and returns an item; it is used wherever the format
-    reads content parts (any role, tool output).
-
-    Raises:
-        InvalidValueError: no format of that name takes plugin codecs, or ``part_type`` is
-            blank or one the format reads itself.
-        InvalidTypeError: ``part_type`` is not a ``str``, or ``decoder`` is not callable.
-    """
-    codecs_for(format_name).register_decoder(part_type, decoder)
-
-
-def unregister_encoder(format_name: str, cls: type[KernelContent]) -> None:
-    """Forget the encoder of ``cls`` in the format ``format_name``, if one is registered.
-
-    Raises:
-        InvalidValueError: no format of that name takes plugin codecs.
-    """
-    codecs_for(format_name).unregister_encoder(cls)
-
-
-def unregister_decoder(format_name: str, part_type: str) -> None:
-    """Forget the decoder of ``part_type`` in the format ``format_name``, if one is registered.
-
-    Raises:
-        InvalidValueError: no format of that name takes plugin codecs.
-    """
-    codecs_for(format_name).unregister_decoder(part_type)
-
-
-def _is_builtin(cls: type) -> bool:
-    module = cls.__module__
-    return module == "semantic_chat" or module.startswith("semantic_chat.")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from ..wire import (
-    PluginCodecs,
-)
+from ..codecs import PluginCodecs
 
 __all__ = [
     "AUDIO_FORMAT",

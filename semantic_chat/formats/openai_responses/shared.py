@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..wire import (
-    PluginCodecs,
-)
+from ..codecs import PluginCodecs
 
 __all__ = [
     "AUDIO_MIME",
