@@ -725,7 +725,8 @@ SHOWN = [
         id="audio-data",
     ),
     pytest.param(
-        FileContent(data=PDF, filename="a.pdf"), "[application/pdf, 2,000 bytes]", id="file-data"
+        FileContent(data=PDF, filename="a.pdf"), "[application/pdf, a.pdf, 2,000 bytes]",
+        id="file-data",
     ),
     pytest.param(
         FileContent(uri="https://example.com/a.pdf", filename="a.pdf"),
@@ -734,7 +735,7 @@ SHOWN = [
     ),
     pytest.param(
         FileContent(file_id="file-1", mime_type="application/pdf", filename="a.pdf"),
-        "[application/pdf, file id file-1]",
+        "[application/pdf, a.pdf, file id file-1]",
         id="file-file-id",
     ),
     pytest.param(UnknownContent("video", {"url": "x"}), "[video]", id="unknown"),

@@ -240,7 +240,7 @@ class BinaryContent(KernelContent):
             return self._uri
         mime_type = self._mime_type or "application/octet-stream"
         if self._file_id is not None:
-            return f"[{mime_type}, file id {self._file_id}]"
+            return f"[{', '.join([mime_type, *self._details(), f'file id {self._file_id}'])}]"
         payload = self.data or b""
         return f"[{', '.join([mime_type, *self._details(), f'{len(payload):,} bytes'])}]"
 

@@ -36,3 +36,6 @@ class FileContent(BinaryContent):
     @filename.setter
     def filename(self, value: str | None) -> None:
         self._filename = check_optional_text(value, "filename")
+
+    def _details(self) -> list[str]:
+        return [] if self._filename is None else [self._filename]
