@@ -37,6 +37,7 @@ __all__ = [
     "UnknownContentTypeError",
     "UnsupportedContentError",
     "UnsupportedVersionError",
+    "describe_lone_surrogate",
     "describe_type",
 ]
 
@@ -47,6 +48,14 @@ _E = TypeVar("_E", bound="SemanticChatError")
 def describe_type(value: object) -> str:
     """Name the type of ``value`` the way error messages show it (``int``, ``datetime``)."""
     return type(value).__qualname__
+
+
+def describe_lone_surrogate(text: str, error: UnicodeEncodeError) -> str:
+    """Say which character of ``text`` UTF-8 cannot encode, the way error messages show it."""
+    return (
+        f"lone surrogate {text[error.start]!a} at character {error.start} "
+        "cannot be written as UTF-8"
+    )
 
 
 class SemanticChatError(Exception):
@@ -85,6 +94,10 @@ class SemanticChatError(Exception):
             path = prefix + self.path
         else:
             path = f"{prefix}.{self.path}"
+        return type(self)(self.detail, path=path, expected=self.expected, got=self.got)
+
+    def with_path(self: _E, path: str) -> _E:
+        """Return the same error at ``path`` in place of its own (a label's error at ``role``)."""
         return type(self)(self.detail, path=path, expected=self.expected, got=self.got)
 
 

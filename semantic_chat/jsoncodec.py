@@ -16,20 +16,37 @@ from typing import Any
 
 import numpy as np
 
-from .errors import InvalidTypeError, InvalidValueError, SerializationError, describe_type
+from .errors import (
+    InvalidTypeError,
+    InvalidValueError,
+    SerializationError,
+    describe_lone_surrogate,
+    describe_type,
+)
 
 try:
     import orjson
 except ImportError:  # pragma: no cover - exercised by forcing the fallback in tests
     orjson = None  # type: ignore[assignment]
 
-__all__ = ["BACKEND", "dumps", "json_value", "loads", "model_json_value", "use_backend"]
+__all__ = [
+    "BACKEND",
+    "JSON_INT_MAX",
+    "JSON_INT_MIN",
+    "dumps",
+    "json_value",
+    "loads",
+    "model_json_value",
+    "use_backend",
+]
 
 BACKEND: str = "orjson" if orjson is not None else "json"
 """The backend in use: ``"orjson"`` or ``"json"``."""
 
-_INT_MIN = -(2**63)
-_INT_MAX = 2**64 - 1
+JSON_INT_MIN = -(2**63)
+"""The smallest integer JSON readers take back (orjson's limit; the fallback refuses the same)."""
+JSON_INT_MAX = 2**64 - 1
+"""The largest integer JSON readers take back."""
 _STRING_OR_EXPONENT = re.compile(r'("(?:[^"\\]|\\.)*")|(-?\d+(?:\.\d+)?e-\d+)')
 
 
@@ -178,7 +195,9 @@ def _copy_json(value: Any) -> Any:
         return copy
     if kind is list:
         return [_copy_json(item) for item in value]
-    if (kind is int and _INT_MIN <= value <= _INT_MAX) or (kind is float and math.isfinite(value)):
+    if (kind is int and JSON_INT_MIN <= value <= JSON_INT_MAX) or (
+        kind is float and math.isfinite(value)
+    ):
         return value
     if isinstance(value, (np.generic, np.ndarray)):
         return _copy_json(_from_numpy(value))
@@ -209,7 +228,9 @@ def _copy_model_json(value: Any) -> Any:
         return copy
     if kind is list:
         return [_copy_model_json(item) for item in value]
-    if (kind is int and _INT_MIN <= value <= _INT_MAX) or (kind is float and math.isfinite(value)):
+    if (kind is int and JSON_INT_MIN <= value <= JSON_INT_MAX) or (
+        kind is float and math.isfinite(value)
+    ):
         return value
     if isinstance(value, (np.generic, np.ndarray)):
         return _copy_model_json(_from_numpy(value))
@@ -280,13 +301,9 @@ def _find_unencodable(value: Any, path: str, free: bool) -> SerializationError |
         try:
             value.encode("utf-8")
         except UnicodeEncodeError as error:
-            return SerializationError(
-                f"lone surrogate {value[error.start]!a} at character {error.start} "
-                "cannot be written as UTF-8",
-                path=path,
-            )
+            return SerializationError(describe_lone_surrogate(value, error), path=path)
     elif kind is int:
-        if not _INT_MIN <= value <= _INT_MAX:
+        if not JSON_INT_MIN <= value <= JSON_INT_MAX:
             return SerializationError(
                 "integer outside the 64-bit range JSON readers accept", path=path
             )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import ClassVar, TypeVar
 
-from .errors import InvalidTypeError, InvalidValueError, describe_type
+from .errors import InvalidTypeError, InvalidValueError, describe_lone_surrogate, describe_type
 
 __all__ = ["PLAIN_TEXT", "AuthorRole", "ContentType", "FinishReason", "Label", "PlainText"]
 
@@ -62,9 +62,7 @@ class Label(str):
                 label.encode("utf-8")
             except UnicodeEncodeError as error:
                 raise InvalidValueError(
-                    f"lone surrogate {label[error.start]!a} at character {error.start} "
-                    "cannot be written as UTF-8",
-                    path=cls.__name__,
+                    describe_lone_surrogate(label, error), path=cls.__name__
                 ) from None
         lowered = label.lower()
         interned = cls._interned.get(lowered)

@@ -79,16 +79,12 @@ def _label(cls: type[_L], value: Any, field: str) -> _L:
     try:
         return cls(value)
     except SemanticChatError as error:
-        raise type(error)(
-            error.detail, path=field, expected=error.expected, got=error.got
-        ) from None
+        raise error.with_path(field) from None
 
 
 def _as_usage(value: Any) -> Usage | None:
     """``usage`` as stored: a `Usage`, or one built from a mapping of its fields."""
-    if value is None or type(value) is Usage:
-        return value
-    if isinstance(value, Usage):
+    if value is None or isinstance(value, Usage):
         return value
     if isinstance(value, Mapping):
         unknown = sorted(str(key) for key in value if key not in _USAGE_FIELDS)

@@ -103,9 +103,7 @@ def _optional_role(value: AuthorRole | str | None) -> AuthorRole | None:
     try:
         return AuthorRole(value)
     except SemanticChatError as error:  # named as the message's field, not the label class
-        raise type(error)(
-            error.detail, path="role", expected=error.expected, got=error.got
-        ) from None
+        raise error.with_path("role") from None
 
 
 def _fragment(text: str, path: str) -> StreamingTextContent:

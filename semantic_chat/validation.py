@@ -19,10 +19,19 @@ from typing import Any
 import attrs
 import numpy as np
 
-from .errors import InvalidTypeError, InvalidValueError, SemanticChatError, describe_type
-from .jsoncodec import model_json_value
+from .errors import (
+    InvalidTypeError,
+    InvalidValueError,
+    SemanticChatError,
+    describe_lone_surrogate,
+    describe_type,
+)
+from .jsoncodec import JSON_INT_MAX, JSON_INT_MIN, model_json_value
 
 __all__ = [
+    "JSON_INT_MAX",
+    "JSON_INT_MIN",
+    "SCALAR_TYPES",
     "annotation_text",
     "check_encodable",
     "check_flag",
@@ -76,11 +85,7 @@ def check_encodable(text: str, field: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as error:
-        raise InvalidValueError(
-            f"lone surrogate {text[error.start]!a} at character {error.start} "
-            "cannot be written as UTF-8",
-            path=field,
-        ) from None
+        raise InvalidValueError(describe_lone_surrogate(text, error), path=field) from None
 
 
 def check_optional_int(value: Any, field: str) -> int | None:
@@ -115,7 +120,7 @@ def check_int_range(value: int, field: str) -> None:
     Raises:
         InvalidValueError: ``value`` is outside ``-2**63 .. 2**64 - 1``.
     """
-    if not -(2**63) <= value <= 2**64 - 1:
+    if not JSON_INT_MIN <= value <= JSON_INT_MAX:
         raise InvalidValueError(
             "integer outside the 64-bit range JSON readers accept", path=field
         )
@@ -162,24 +167,24 @@ def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any] | None
     return copied
 
 
-# What each declared field type must hold, for `check_stored` (the annotation's text, as
-# written in the class or as `annotation_text` spells a resolved one): the accepted types,
-# the words for an error, and whether subclasses of them count.
-_STORED: dict[str, tuple[tuple[type, ...], str, bool]] = {
-    "str": ((str,), "a str", False),
-    "str | None": ((str, type(None)), "a str or None", False),
-    "int": ((int,), "an int", False),
-    "int | None": ((int, type(None)), "an int or None", False),
-    "bool": ((bool,), "a bool", False),
-    "dict[str, Any]": ((dict,), "a dict", False),
-    "dict": ((dict,), "a dict", False),
-    "dict[str, Any] | None": ((dict, type(None)), "a dict or None", False),
-    "dict | None": ((dict, type(None)), "a dict or None", False),
-    "str | Mapping[str, Any] | None": ((str, dict, type(None)), "a str, a dict or None", False),
-    "str | Mapping | None": ((str, dict, type(None)), "a str, a dict or None", False),
-    "bytes | str | None": ((bytes, str, type(None)), "bytes or None", False),
-    "list[KernelContent]": ((list,), "a list of items", True),
-    "list": ((list,), "a list of items", True),
+SCALAR_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
+    "str": ((str,), "a str"),
+    "str | None": ((str, type(None)), "a str or None"),
+    "int": ((int,), "an int"),
+    "int | None": ((int, type(None)), "an int or None"),
+    "bool": ((bool,), "a bool"),
+}
+"""For a declared text, number or flag field (by `annotation_text`): the exact types its value
+may have (a ``bool`` is no ``int`` here), and the words for an error."""
+
+# The library's own container slots, for `check_stored` (a plugin's fields of the same types
+# are the plugin's): the accepted types, the words for an error, whether subclasses count.
+_STORED_SLOTS: dict[str, tuple[tuple[type, ...], str, bool]] = {
+    "_metadata": ((dict, type(None)), "a dict or None", False),
+    "_items": ((list,), "a list of items", True),
+    "_data": ((bytes, str, type(None)), "bytes or None", False),
+    "_arguments": ((str, dict, type(None)), "a str, a dict or None", False),
+    "_fields": ((dict,), "a dict", False),
 }
 _STORED_CHECKS: dict[type, tuple[tuple[str, str, tuple[type, ...], str, bool], ...]] = {}
 
@@ -207,16 +212,22 @@ def check_stored(obj: Any, path: str, error: type[SemanticChatError]) -> None:
 def _stored_checks(cls: type) -> tuple[tuple[str, str, tuple[type, ...], str, bool], ...]:
     found = []
     for field in attrs.fields(cls):
-        annotation = field.type
-        text = annotation if isinstance(annotation, str) else annotation_text(annotation)
-        if text in _STORED:
-            accepted, expected, subclasses = _STORED[text]
+        scalar = SCALAR_TYPES.get(annotation_text(field.type))
+        entry = (*scalar, False) if scalar is not None else _STORED_SLOTS.get(field.name)
+        if entry is not None:
+            accepted, expected, subclasses = entry
             found.append((field.name, field.alias or field.name, accepted, expected, subclasses))
     return tuple(found)
 
 
 def annotation_text(annotation: Any) -> str:
-    """``str | None`` for the resolved type ``str | None``, as attrs keeps the text otherwise."""
+    """A field's declared type as one text, whether attrs keeps it as text or resolved.
+
+    A union is its members joined by `` | ``; a generic is its container's name
+    (``list[KernelContent]`` is ``list``, ``dict[str, Any] | None`` is ``dict | None``).
+    """
+    if isinstance(annotation, str):
+        return " | ".join(member.partition("[")[0].strip() for member in _members(annotation))
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         return " | ".join(
             "None" if arg is type(None) else getattr(arg, "__name__", repr(arg))
@@ -226,3 +237,18 @@ def annotation_text(annotation: Any) -> str:
     if origin is not None:  # list[KernelContent] is checked as a list, dict[str, Any] a dict
         return getattr(origin, "__name__", repr(annotation))
     return getattr(annotation, "__name__", repr(annotation))
+
+
+def _members(text: str) -> list[str]:
+    """The members of a union written as text, split at ``|`` outside brackets."""
+    members, depth, start = [], 0, 0
+    for index, character in enumerate(text):
+        if character == "[":
+            depth += 1
+        elif character == "]":
+            depth -= 1
+        elif character == "|" and depth == 0:
+            members.append(text[start:index])
+            start = index + 1
+    members.append(text[start:])
+    return members

@@ -10,7 +10,14 @@ import attrs
 
 from ..errors import FunctionArgumentsError, InvalidTypeError, describe_type
 from ..labels import ContentType
-from ..validation import check_json, check_optional_int, check_optional_text, check_text
+from ..validation import (
+    JSON_INT_MAX,
+    JSON_INT_MIN,
+    check_json,
+    check_optional_int,
+    check_optional_text,
+    check_text,
+)
 from .base import KernelContent, _store
 from .function_result import FunctionResultContent
 
@@ -47,7 +54,7 @@ class FunctionCallContent(KernelContent):
             _store(self, "_name", check_text(name, "name"))
         if arguments is not None and not (type(arguments) is str and arguments.isascii()):
             _store(self, "_arguments", check_arguments(arguments))
-        if index is not None and not (type(index) is int and -(2**63) <= index < 2**64):
+        if index is not None and not (type(index) is int and JSON_INT_MIN <= index <= JSON_INT_MAX):
             _store(self, "_index", check_optional_int(index, "index"))
         if self._metadata is not None:
             super().__attrs_post_init__()

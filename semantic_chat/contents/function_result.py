@@ -7,12 +7,12 @@ from typing import Any, ClassVar
 
 import attrs
 
-from ..errors import InvalidTypeError, describe_type
+from ..errors import InvalidTypeError, SemanticChatError, describe_type
 from ..labels import ContentType
 from ..validation import check_flag, check_json, check_optional_text, check_text
 from .base import KernelContent, _store
 
-__all__ = ["FunctionResultContent", "check_result"]
+__all__ = ["FunctionResultContent", "check_items_only", "check_result", "holds_items"]
 
 
 @attrs.define(slots=True, weakref_slot=False)
@@ -113,13 +113,27 @@ def check_result(value: Any) -> Any:
         return check_text(value, "result")
     if isinstance(value, KernelContent):
         return [value]
-    if type(value) is list and any(isinstance(element, KernelContent) for element in value):
-        for index, element in enumerate(value):
-            if not isinstance(element, KernelContent):
-                raise InvalidTypeError.mismatch(
-                    f"result[{index}]",
-                    "an item (a result is JSON or a list of items, not both)",
-                    describe_type(element),
-                )
+    if holds_items(value):
+        check_items_only(value, InvalidTypeError)
         return list(value)
     return check_json(value, "result")
+
+
+def holds_items(result: Any) -> bool:
+    """Whether ``result`` is a list of items (multimodal output) rather than JSON."""
+    return type(result) is list and any(isinstance(element, KernelContent) for element in result)
+
+
+def check_items_only(result: list[Any], error: type[SemanticChatError]) -> None:
+    """Refuse a result list that mixes items with JSON, naming the first element not an item.
+
+    Raises:
+        error: at ``result[i]``, the first element that is not an item.
+    """
+    for index, element in enumerate(result):
+        if not isinstance(element, KernelContent):
+            raise error.mismatch(
+                f"result[{index}]",
+                "an item (a result is JSON or a list of items, not both)",
+                describe_type(element),
+            )

@@ -21,7 +21,7 @@ from ..errors import (
 from ..labels import AuthorRole, FinishReason, Label
 from ..media import check_base64, encode_base64
 from ..message import ChatMessageContent
-from ..validation import annotation_text
+from ..validation import SCALAR_TYPES, annotation_text
 
 __all__ = [
     "ACCEPTED_PRIMITIVES",
@@ -88,7 +88,7 @@ def holds_float(annotation: Any) -> bool:
 def finite_float_writer(field: str, annotation: Any = "") -> Callable[[Any], Any]:
     """A writer for a float field that refuses NaN and infinities, naming the field."""
     # orjson writes NaN as null and json as NaN; neither reads back, so refuse both.
-    text = annotation if isinstance(annotation, str) else annotation_text(annotation)
+    text = annotation_text(annotation)
     checked = text in ("float", "float | None")  # not list[float] and the like
 
     def write(value: Any) -> Any:
@@ -103,12 +103,7 @@ def finite_float_writer(field: str, annotation: Any = "") -> Callable[[Any], Any
     return write
 
 
-_WRITTEN_PRIMITIVES: dict[str, tuple[tuple[type, ...], str]] = {
-    "str": ((str,), "a str"),
-    "str | None": ((str, type(None)), "a str or None"),
-    "int": ((int,), "an int"),
-    "int | None": ((int, type(None)), "an int or None"),
-    "bool": ((bool,), "a bool"),
+_LABEL_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "AuthorRole": ((AuthorRole,), "an AuthorRole"),
     "FinishReason | None": ((FinishReason, type(None)), "a FinishReason or None"),
 }
@@ -117,26 +112,29 @@ _WRITTEN_PRIMITIVES: dict[str, tuple[tuple[type, ...], str]] = {
 def checked_writer(annotation: Any, field: str) -> Callable[[Any], Any] | None:
     """A writer that checks a field's value has its declared type, or ``None`` for other types.
 
-    The model's setters check every value, so this only catches an object broken by hand
-    (``object.__setattr__``), which must not be written as something no reader accepts.
+    For text, number and flag fields (`validation.SCALAR_TYPES`) and labels, which are written
+    as their plain text. The model's setters check every value, so this only catches an object
+    broken by hand (``object.__setattr__``), which must not be written as something no reader
+    accepts.
     """
-    text = annotation if isinstance(annotation, str) else annotation_text(annotation)
-    found = _WRITTEN_PRIMITIVES.get(text)
-    if found is None:
-        return None
-    accepted, expected = found
-    if issubclass(accepted[0], Label):  # written as its plain text
+    text = annotation_text(annotation)
+    label = _LABEL_TYPES.get(text)
+    if label is not None:
+        (kind, *_), expected = label
 
         def write_label(value: Any) -> Any:
-            if value is None or type(value) is accepted[0]:
+            if value is None or type(value) is kind:
                 return value if value is None else str.__str__(value)
             raise SerializationError.mismatch(field, expected, describe_type(value))
 
         return write_label
-    exact = accepted[0] in (str, int, bool)  # bool is an int, and labels are str: no subclasses
+    found = SCALAR_TYPES.get(text)
+    if found is None:
+        return None
+    accepted, expected = found
 
     def write(value: Any) -> Any:
-        if type(value) in accepted if exact else isinstance(value, accepted):
+        if type(value) in accepted:
             return value
         raise SerializationError.mismatch(field, expected, describe_type(value))
 

@@ -17,7 +17,7 @@ from ..contents import (
     TextContent,
     UnknownContent,
 )
-from ..contents.function_result import FunctionResultContent
+from ..contents.function_result import FunctionResultContent, check_items_only, holds_items
 from ..errors import (
     SemanticChatError,
     SerializationError,
@@ -337,14 +337,8 @@ class ConverterHooks:
 
     def _write_result(self, item: FunctionResultContent, written: dict[str, Any]) -> None:
         result = item.result
-        if type(result) is list and any(isinstance(element, KernelContent) for element in result):
-            for index, element in enumerate(result):
-                if not isinstance(element, KernelContent):
-                    raise SerializationError.mismatch(
-                        f"result[{index}]",
-                        "an item (a result is JSON or a list of items, not both)",
-                        describe_type(element),
-                    )
+        if holds_items(result):
+            check_items_only(result, SerializationError)
             written["result_items"] = self.write_items(result, "result_items")
         elif result is not None:
             written["result"] = jsoncodec.json_value(result, "result")
