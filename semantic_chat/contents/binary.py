@@ -28,7 +28,7 @@ from ..media import (
 from ..validation import check_optional_text
 from .base import KernelContent, _store
 
-__all__ = ["Base64Payload", "BinaryContent"]
+__all__ = ["Base64Payload", "BinaryContent", "describe_sources"]
 
 _B = TypeVar("_B", bound="BinaryContent")
 
@@ -115,7 +115,7 @@ class BinaryContent(KernelContent):
         if mime_type is not None and not (type(mime_type) is str and mime_type.isascii()):
             _store(self, "_mime_type", check_optional_text(mime_type, "mime_type"))
         if uri is not None and payload is None and uri[:5].lower() == "data:":
-            parsed = _parse_data_uri(uri)
+            parsed = parse_data_uri(uri, path="uri")
             payload = parsed.data
             _store(self, "_data", payload)
             _store(self, "_uri", None)
@@ -125,9 +125,7 @@ class BinaryContent(KernelContent):
         sources = (payload is not None) + (uri is not None) + (self._file_id is not None)
         if sources != 1:
             raise InvalidValueError(
-                f"{type(self).__name__} needs exactly one of data, uri and file_id, "
-                f"got {'none' if sources == 0 else sources}",
-                expected="one source", got=str(sources),
+                describe_sources(type(self), sources), expected="one source", got=str(sources)
             )
         if self._mime_type is not None:
             _store(self, "_mime_type", _normalized(self._mime_type))
@@ -193,7 +191,7 @@ class BinaryContent(KernelContent):
             self._check_not_last("uri")
             self._uri = None
         elif value[:5].lower() == "data:":
-            parsed = _parse_data_uri(value, "uri")
+            parsed = parse_data_uri(value, path="uri")
             self._data, self._uri, self._file_id = parsed.data, None, None
             self._mime_type = _normalized(_join_mime_type(parsed.mime_type, parsed.parameters))
         else:
@@ -381,5 +379,10 @@ def _sniffed(payload: bytes | str) -> str:
     return sniffed
 
 
-def _parse_data_uri(text: str, field: str = "uri") -> Any:
-    return parse_data_uri(text, path=field)
+
+def describe_sources(cls: type, sources: int) -> str:
+    """Say that an item of ``cls`` has ``sources`` sources where it needs exactly one."""
+    return (
+        f"{cls.__name__} needs exactly one of data, uri and file_id, "
+        f"got {'none' if sources == 0 else sources}"
+    )

@@ -17,6 +17,7 @@ from ..contents import (
     TextContent,
     UnknownContent,
 )
+from ..contents.binary import describe_sources
 from ..contents.function_result import FunctionResultContent, check_items_only, holds_items
 from ..errors import (
     SemanticChatError,
@@ -79,9 +80,7 @@ def _check_one_source(cls: type, written: dict[str, Any]) -> None:
     sources = sum(written.get(key) is not None for key in ("data", "uri", "file_id"))
     if sources != 1:
         raise SerializationError(
-            f"{cls.__name__} needs exactly one of data, uri and file_id, "
-            f"got {'none' if sources == 0 else sources}",
-            expected="one source", got=str(sources),
+            describe_sources(cls, sources), expected="one source", got=str(sources)
         )
 
 
