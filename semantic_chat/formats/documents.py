@@ -115,9 +115,14 @@ def _rewrap_input(document: dict[str, Any], body: Any, target: str) -> dict[str,
 
 
 def _output_body(document: dict[str, Any]) -> Any:
+    """The reply of a Batch output line: the API's response, or what this library wrote.
+
+    A line this library converted holds the reply as the target's payload (a list, or this
+    library's JSON), so that it reads back.
+    """
     response = document.get("response")
     body = response.get("body") if isinstance(response, dict) else None
-    if not isinstance(body, dict):
+    if not isinstance(body, (dict, list)):
         error = document.get("error")
         detail = error.get("message") if isinstance(error, dict) else None
         why = f": the request failed: {detail}" if isinstance(detail, str) else ""

@@ -102,3 +102,32 @@ def test_through_semantic_chat_and_back(mixed, tmp_path):
 def test_validate_reads_every_document(mixed):
     done = run("validate", str(mixed), "-q")
     assert done.status == 0, done.stdout + done.stderr
+
+
+BATCH_OUTPUT = {
+    "id": "batch_req_1", "custom_id": "r1", "error": None,
+    "response": {"status_code": 200, "request_id": "q", "body": {
+        "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi"},
+                     "finish_reason": "stop"}],
+    }},
+}
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "openai-responses"])
+def test_a_converted_batch_output_line_keeps_its_envelope_and_reads_back(target):
+    done = run("convert", "-", "--jsonl", "--to", target, "-q",
+               stdin=json.dumps(BATCH_OUTPUT) + "\n")
+    assert done.status == 0, done.stderr
+    written = json.loads(done.stdout)
+    # a Chat reply keeps the refusal key the API sent (null) beside its content
+    reply = {"role": "assistant", "content": "Hi"}
+    if target == "openai-chat":
+        reply["refusal"] = None
+    assert written == {
+        **BATCH_OUTPUT,
+        "response": {"status_code": 200, "request_id": "q", "body": [reply]},
+    }
+    again = run("convert", "-", "--jsonl", "--to", "openai-chat", "-q", stdin=done.stdout)
+    assert again.status == 0, again.stderr
+    assert json.loads(again.stdout) == written
