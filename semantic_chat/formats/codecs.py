@@ -49,15 +49,15 @@ class PluginCodecs:
         self.decoders: dict[str, Callable[[dict[str, Any]], KernelContent]] = {}
         _CODECS[format_name] = self
 
-    def register_encoder(self, cls: type[_I], encode: Callable[[_I], dict[str, Any]]) -> None:
-        """Write items of ``cls`` (and its subclasses) as the part ``encode`` returns.
+    def register_encoder(self, cls: type[_I], encoder: Callable[[_I], dict[str, Any]]) -> None:
+        """Write items of ``cls`` (and its subclasses) as the part ``encoder`` returns.
 
         The encoder is used in every role and inside tool results; the nearest registered
         class of an item wins. Registering a class again replaces its encoder.
 
         Raises:
             InvalidTypeError: ``cls`` is not a content class, is one of the library's own
-                (``TextContent`` ...), or ``encode`` is not callable.
+                (``TextContent`` ...), or ``encoder`` is not callable.
         """
         given: object = cls  # checked at run time: callers may pass anything
         if not isinstance(given, type) or not issubclass(given, KernelContent):
@@ -70,17 +70,17 @@ class PluginCodecs:
                 "(register an encoder for a class of your own)",
                 path="cls",
             )
-        if not callable(encode):
-            raise InvalidTypeError.mismatch("encoder", "a function", describe_type(encode))
-        self.encoders[cls] = encode
+        if not callable(encoder):
+            raise InvalidTypeError.mismatch("encoder", "a function", describe_type(encoder))
+        self.encoders[cls] = encoder
 
     def register_decoder(
-        self, part_type: str, decode: Callable[[dict[str, Any]], KernelContent]
+        self, part_type: str, decoder: Callable[[dict[str, Any]], KernelContent]
     ) -> None:
-        """Read parts whose ``type`` is ``part_type`` with ``decode``, wherever parts are read.
+        """Read parts whose ``type`` is ``part_type`` with ``decoder``, wherever parts are read.
 
         Raises:
-            InvalidTypeError: ``part_type`` is not a ``str``, or ``decode`` is not callable.
+            InvalidTypeError: ``part_type`` is not a ``str``, or ``decoder`` is not callable.
             InvalidValueError: ``part_type`` is blank, or one the format reads itself.
         """
         if not isinstance(part_type, str):
@@ -93,9 +93,9 @@ class PluginCodecs:
                 "(register a decoder for a part type of your own)",
                 path="part_type",
             )
-        if not callable(decode):
-            raise InvalidTypeError.mismatch("decoder", "a function", describe_type(decode))
-        self.decoders[part_type] = decode
+        if not callable(decoder):
+            raise InvalidTypeError.mismatch("decoder", "a function", describe_type(decoder))
+        self.decoders[part_type] = decoder
 
     def unregister_encoder(self, cls: type[KernelContent]) -> None:
         """Forget the encoder registered for ``cls`` itself, if any."""

@@ -11,6 +11,7 @@ import attrs
 import pytest
 
 from semantic_chat import (
+    ChatHistory,
     ChatMessageContent,
     FunctionResultContent,
     ImageContent,
@@ -289,3 +290,28 @@ def test_a_decoders_own_error_is_located():
 def test_plugin_classes_are_unregistered_at_the_end():
     # The classes above stay registered for the whole session under labels of their own.
     assert CONTENT_TYPES.get_class("test_plugin_video") is VideoContent
+
+
+def test_the_format_modules_functions_take_the_same_keywords_as_formats():
+    @attrs.define
+    class KeywordClip(KernelContent):
+        content_type = ContentType("keyword_clip")
+        url: str
+
+    try:
+        openai_chat.register_encoder(
+            KeywordClip, encoder=lambda item: {"type": "video_url", "video_url": {"url": item.url}}
+        )
+        openai_chat.register_decoder(
+            "keyword_clip_part", decoder=lambda part: KeywordClip(part["url"])
+        )
+        payload = openai_chat.to_payload(
+            ChatHistory([ChatMessageContent("user", items=[KeywordClip("u")])])
+        )
+        assert payload == [
+            {"role": "user", "content": [{"type": "video_url", "video_url": {"url": "u"}}]}
+        ]
+    finally:
+        formats.unregister_encoder("openai-chat", KeywordClip)
+        formats.unregister_decoder("openai-chat", "keyword_clip_part")
+        CONTENT_TYPES.unregister("keyword_clip")
