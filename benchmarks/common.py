@@ -27,6 +27,7 @@ PACKAGES = (
     "semantic_chat",
     "semantic-kernel",
     "langchain-core",
+    "langchain-anthropic",
     "pydantic-ai-slim",
     "pydantic",
     "msgspec",

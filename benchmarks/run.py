@@ -68,6 +68,7 @@ RESULTS_DIR = HERE / "results"
 SECTIONS = {
     "memory_message": ("memory_message.py", "Memory of one small message"),
     "formats": ("bench_formats.py", "Converting to Chat Completions dicts"),
+    "anthropic": ("bench_anthropic.py", "Converting to Anthropic Messages dicts"),
     "streaming": ("bench_streaming.py", "Accumulating a stream"),
     "png": ("bench_png.py", "PNG: 10-megapixel RGB encode and decode"),
     "construct": ("bench_construct.py", "Constructing by hand, and the cost of type checks"),
