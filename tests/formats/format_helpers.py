@@ -1,4 +1,4 @@
-"""Shared helpers for the wire-format tests: fixture cases and validation against the OpenAI SDK.
+"""Shared helpers for the wire-format tests: fixture cases and validation against the SDKs.
 
 Two traps of validating a payload with the SDK's ``TypedDict`` request types through pydantic:
 
@@ -16,11 +16,18 @@ import collections.abc
 import json
 import types
 import typing
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin
 
 import typing_extensions
+from anthropic.types import ContentBlockParam, MessageParam
+from anthropic.types.message_create_params import (
+    MessageCreateParamsBase,
+    MessageCreateParamsNonStreaming,
+    MessageCreateParamsStreaming,
+)
 from openai.types.chat import ChatCompletionMessageParam
 from openai.types.responses import ResponseInputItemParam
 from pydantic import TypeAdapter, ValidationError
@@ -291,3 +298,95 @@ def _typed_dict_problems(value: Any, typed_dict: Any, where: str) -> list[str]:
         if key in hints:
             problems += key_problems(element, hints[key], f"{where}.{key}")
     return problems
+
+
+# --- Anthropic Messages ------------------------------------------------------------------
+#
+# The same two traps as above, and a third one of the anthropic SDK: ``MessageParam``'s
+# content union also admits the SDK's *response* models (``ContentBlock``: ``TextBlock``,
+# ``ToolUseBlock`` ...), pydantic models that accept any extra key and do not check what the
+# ``...Param`` types check (a ``cache_control`` of ``{"type": "bogus"}`` passes as a
+# ``TextBlock``). So every content block is validated once more against ``ContentBlockParam``,
+# a union of request types only (``assert_keys_known`` ignores the models: it follows
+# ``TypedDict`` members only).
+
+ANTHROPIC_MESSAGE_ADAPTER: TypeAdapter[Any] = TypeAdapter(MessageParam)
+ANTHROPIC_BLOCK_ADAPTER: TypeAdapter[Any] = TypeAdapter(ContentBlockParam)
+ANTHROPIC_SYSTEM_TYPE: Any = typing.get_type_hints(MessageCreateParamsBase)["system"]
+ANTHROPIC_SYSTEM_ADAPTER: TypeAdapter[Any] = TypeAdapter(ANTHROPIC_SYSTEM_TYPE)
+ANTHROPIC_REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(MessageCreateParamsNonStreaming)
+ANTHROPIC_STREAMING_REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(MessageCreateParamsStreaming)
+
+
+def _validated(adapter: TypeAdapter[Any], value: Any, what: str, where: str) -> None:
+    """Validate strictly (``"16"`` is no int: the API's JSON would not take it), then force."""
+    try:
+        force_lazy(adapter.validate_python(value, strict=True))
+    except ValidationError as error:
+        raise AssertionError(f"{where} is not {what}: {_short(error)}") from None
+
+
+def _assert_json(value: Any, where: str) -> None:
+    """Fail unless ``value`` is plain JSON (what the SDK sends as the request body)."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise AssertionError(f"{where} is not JSON: {error}") from None
+
+
+def validate_anthropic_message(message: Any, where: str = "message") -> None:
+    """Fail unless ``message`` is a valid ``anthropic.types.MessageParam`` with no unknown keys.
+
+    Each content block is also checked against ``ContentBlockParam`` alone (the third trap).
+    """
+    _assert_json(message, where)
+    _validated(ANTHROPIC_MESSAGE_ADAPTER, message, "a MessageParam", where)
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, list):
+        for index, block in enumerate(content):
+            _validated(ANTHROPIC_BLOCK_ADAPTER, block, "a ContentBlockParam",
+                       f"{where}.content[{index}]")
+    assert_keys_known(message, MessageParam, where)
+
+
+def _validate_anthropic_system(system: Any, where: str) -> None:
+    _validated(ANTHROPIC_SYSTEM_ADAPTER, system, "a system prompt (str or text blocks)", where)
+    assert_keys_known(system, ANTHROPIC_SYSTEM_TYPE, where)
+
+
+def validate_anthropic_payload(payload: Any) -> None:
+    """Fail unless ``payload`` is ``{"system"?, "messages"}`` as `anthropic.to_payload` writes.
+
+    ``messages`` must be a list of valid ``MessageParam``s and ``system`` (left out when there
+    is none) a valid request ``system``: a string or a list of text blocks.
+    """
+    assert isinstance(payload, dict), f"payload: expected a dict, got {type(payload)}"
+    assert set(payload) <= {"system", "messages"}, f"payload: unexpected keys {sorted(payload)}"
+    assert isinstance(payload.get("messages"), list), "payload.messages: expected a list"
+    _assert_json(payload, "payload")
+    if "system" in payload:
+        _validate_anthropic_system(payload["system"], "system")
+    for index, message in enumerate(payload["messages"]):
+        validate_anthropic_message(message, f"messages[{index}]")
+
+
+def validate_anthropic_request(body: Any, extra_body: Iterable[str] = ()) -> None:
+    """Fail unless ``body`` is a valid ``messages.create`` body with no unknown keys.
+
+    ``MessageCreateParamsStreaming`` when ``body["stream"]`` is true, else
+    ``MessageCreateParamsNonStreaming``; every message is also checked as
+    `validate_anthropic_message` checks it. ``extra_body`` names the fields the SDK does not
+    declare, which a caller sends with ``messages.create(..., extra_body={...})`` (the
+    installed SDK declares no ``temperature``, ``top_p`` or ``top_k``); they must be JSON.
+    """
+    assert isinstance(body, dict), f"body: expected a dict, got {type(body)}"
+    _assert_json(body, "body")
+    extra = set(extra_body)
+    declared = {key: value for key, value in body.items() if key not in extra}
+    streaming = body.get("stream") is True
+    typed_dict = MessageCreateParamsStreaming if streaming else MessageCreateParamsNonStreaming
+    adapter = ANTHROPIC_STREAMING_REQUEST_ADAPTER if streaming else ANTHROPIC_REQUEST_ADAPTER
+    _validated(adapter, declared, typed_dict.__name__, "body")
+    for index, message in enumerate(body.get("messages") or []):
+        validate_anthropic_message(message, f"body.messages[{index}]")
+    assert_keys_known(declared, typed_dict, "body")
