@@ -22,7 +22,11 @@ from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin
 
 import typing_extensions
-from anthropic.types import ContentBlockParam, MessageParam
+from anthropic.types import (
+    ContentBlockParam,
+    MessageParam,
+    WebSearchToolRequestErrorObjectParam,
+)
 from anthropic.types.message_create_params import (
     MessageCreateParamsBase,
     MessageCreateParamsNonStreaming,
@@ -312,6 +316,9 @@ def _typed_dict_problems(value: Any, typed_dict: Any, where: str) -> list[str]:
 
 ANTHROPIC_MESSAGE_ADAPTER: TypeAdapter[Any] = TypeAdapter(MessageParam)
 ANTHROPIC_BLOCK_ADAPTER: TypeAdapter[Any] = TypeAdapter(ContentBlockParam)
+ANTHROPIC_WEB_SEARCH_ERROR_ADAPTER: TypeAdapter[Any] = TypeAdapter(
+    WebSearchToolRequestErrorObjectParam
+)
 ANTHROPIC_SYSTEM_TYPE: Any = typing.get_type_hints(MessageCreateParamsBase)["system"]
 ANTHROPIC_SYSTEM_ADAPTER: TypeAdapter[Any] = TypeAdapter(ANTHROPIC_SYSTEM_TYPE)
 ANTHROPIC_REQUEST_ADAPTER: TypeAdapter[Any] = TypeAdapter(MessageCreateParamsNonStreaming)
@@ -344,14 +351,29 @@ def validate_anthropic_message(message: Any, where: str = "message") -> None:
     content = message.get("content") if isinstance(message, dict) else None
     if isinstance(content, list):
         for index, block in enumerate(content):
-            _validated(ANTHROPIC_BLOCK_ADAPTER, block, "a ContentBlockParam",
-                       f"{where}.content[{index}]")
-    assert_keys_known(message, MessageParam, where)
+            _validate_anthropic_block(block, f"{where}.content[{index}]")
+    assert_anthropic_keys_known(message, MessageParam, where)
+
+
+def _validate_anthropic_block(block: Any, where: str) -> None:
+    """Validate one content block as a ``ContentBlockParam`` (request types only).
+
+    One more pydantic pitfall: in ``Union[Iterable[X], SomeTypedDict]`` a dict is taken as
+    the ``Iterable`` (of its keys) and fails once forced, so a ``web_search_tool_result``
+    whose ``content`` is the error object (the only such union in the SDK's request types,
+    see test_anthropic_sdk_helpers.py) has that object validated on its own.
+    """
+    if (isinstance(block, dict) and block.get("type") == "web_search_tool_result"
+            and isinstance(block.get("content"), dict)):
+        _validated(ANTHROPIC_WEB_SEARCH_ERROR_ADAPTER, block["content"],
+                   "a WebSearchToolRequestErrorObjectParam", f"{where}.content")
+        block = {**block, "content": []}
+    _validated(ANTHROPIC_BLOCK_ADAPTER, block, "a ContentBlockParam", where)
 
 
 def _validate_anthropic_system(system: Any, where: str) -> None:
     _validated(ANTHROPIC_SYSTEM_ADAPTER, system, "a system prompt (str or text blocks)", where)
-    assert_keys_known(system, ANTHROPIC_SYSTEM_TYPE, where)
+    assert_anthropic_keys_known(system, ANTHROPIC_SYSTEM_TYPE, where)
 
 
 def validate_anthropic_payload(payload: Any) -> None:
@@ -389,4 +411,90 @@ def validate_anthropic_request(body: Any, extra_body: Iterable[str] = ()) -> Non
     _validated(adapter, declared, typed_dict.__name__, "body")
     for index, message in enumerate(body.get("messages") or []):
         validate_anthropic_message(message, f"body.messages[{index}]")
-    assert_keys_known(declared, typed_dict, "body")
+    assert_anthropic_keys_known(declared, typed_dict, "body")
+
+
+def assert_anthropic_keys_known(value: Any, annotation: Any, where: str = "value") -> None:
+    """`assert_keys_known` for the anthropic SDK's types (see `anthropic_key_problems`)."""
+    problems = anthropic_key_problems(value, annotation, where)
+    assert not problems, "\n".join(problems)
+
+
+def anthropic_key_problems(value: Any, annotation: Any, where: str) -> list[str]:
+    """`key_problems` with two rules the anthropic SDK's types need and OpenAI's never did.
+
+    - a union with a plain ``Dict[str, X]`` member takes any object (a tool's
+      ``input_schema`` is ``Union[InputSchemaTyped, Dict[str, object]]``; its
+      ``properties`` is ``Optional[Dict[str, object]]``);
+    - a ``TypedDict`` whose pydantic config says ``extra="allow"`` (``InputSchemaTyped``:
+      any JSON Schema keyword) takes keys it does not declare.
+    """
+    annotation = _strip(annotation)
+    origin = get_origin(annotation)
+    if origin in _UNIONS:
+        members = get_args(annotation)
+        if isinstance(value, dict) and any(_is_plain_dict(member) for member in members):
+            return []
+        return _anthropic_union_problems(value, members, where)
+    if typing_extensions.is_typeddict(annotation):
+        return _anthropic_typed_dict_problems(value, annotation, where)
+    if isinstance(value, list) and _is_sequence(origin):
+        (element_type,) = get_args(annotation)[:1]
+        problems: list[str] = []
+        for index, element in enumerate(value):
+            problems += anthropic_key_problems(element, element_type, f"{where}[{index}]")
+        return problems
+    return []
+
+
+def _is_plain_dict(annotation: Any) -> bool:
+    annotation = _strip(annotation)
+    return annotation is dict or get_origin(annotation) in (dict, collections.abc.Mapping)
+
+
+def _allows_extra(typed_dict: Any) -> bool:
+    config = getattr(typed_dict, "__pydantic_config__", None) or {}
+    return config.get("extra") == "allow"
+
+
+def _anthropic_union_problems(value: Any, members: tuple[Any, ...], where: str) -> list[str]:
+    if value is None and type(None) in members:
+        return []
+    if isinstance(value, dict):
+        candidates = [
+            m for m in members
+            if typing_extensions.is_typeddict(_strip(m)) and _discriminates(_strip(m), value)
+        ]
+        if not candidates:
+            shown = {key: value[key] for key in _DISCRIMINATORS if key in value}
+            return [f"{where}: no member of the union has the discriminators {shown}"]
+    elif isinstance(value, list):
+        candidates = [m for m in members if _is_sequence(get_origin(_strip(m)))]
+        if not candidates:
+            return [f"{where}: no member of the union is a list"]
+    else:
+        return []
+    best: list[str] | None = None
+    for member in candidates:
+        problems = anthropic_key_problems(value, member, where)
+        if not problems:
+            return []
+        if best is None or len(problems) < len(best):
+            best = problems
+    return best or []
+
+
+def _anthropic_typed_dict_problems(value: Any, typed_dict: Any, where: str) -> list[str]:
+    if not isinstance(value, dict):
+        return [f"{where}: expected an object for {typed_dict.__name__}, got {type(value)}"]
+    hints, required = _fields(typed_dict)
+    name = typed_dict.__name__
+    problems = [] if _allows_extra(typed_dict) else [
+        f"{where}.{key}: key not declared by {name}" for key in value if key not in hints
+    ]
+    problems += [f"{where}: missing key {key!r} required by {name}" for key in sorted(required)
+                 if key not in value]
+    for key, element in value.items():
+        if key in hints:
+            problems += anthropic_key_problems(element, hints[key], f"{where}.{key}")
+    return problems

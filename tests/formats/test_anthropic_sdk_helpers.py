@@ -7,19 +7,28 @@ vacuously.
 
 from __future__ import annotations
 
+import collections.abc
+import types
+import typing
+from typing import Annotated, Any, Union, get_args, get_origin
+
 import pytest
 from anthropic.types import MessageParam
 from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
 from format_helpers import (
+    ANTHROPIC_BLOCK_ADAPTER,
     ANTHROPIC_MESSAGE_ADAPTER,
     ANTHROPIC_REQUEST_ADAPTER,
     PDF,
     PNG,
+    force_lazy,
     key_problems,
     validate_anthropic_message,
     validate_anthropic_payload,
     validate_anthropic_request,
 )
+from pydantic import ValidationError
+from typing_extensions import NotRequired, Required, is_typeddict
 
 
 def _user(*blocks: dict) -> dict:
@@ -190,3 +199,80 @@ def test_a_stream_request_is_checked_as_one():
 )
 def test_valid_messages_pass(message):
     validate_anthropic_message(message)
+
+
+def test_a_tool_input_schema_takes_any_json_schema_keyword():
+    # InputSchemaTyped allows extra keys, and the union also has Dict[str, object].
+    tool = {"name": "f", "input_schema": {"type": "object", "additionalProperties": False,
+                                          "properties": {"a": {"type": "string", "x-y": 1}},
+                                          "$defs": {}}}
+    validate_anthropic_request({"model": "m", "max_tokens": 1, "tools": [tool],
+                                "messages": [{"role": "user", "content": "x"}]})
+    with pytest.raises(AssertionError, match=r"body\.tools\[0\]\.inputschema: key not declared"):
+        validate_anthropic_request({"model": "m", "max_tokens": 1,
+                                    "tools": [{**tool, "inputschema": {}}],
+                                    "messages": [{"role": "user", "content": "x"}]})
+
+
+def _web_search_error(code: str) -> dict:
+    return {"role": "assistant", "content": [
+        {"type": "server_tool_use", "id": "s", "name": "web_search", "input": {"query": "q"}},
+        {"type": "web_search_tool_result", "tool_use_id": "s",
+         "content": {"type": "web_search_tool_result_error", "error_code": code}},
+    ]}
+
+
+def test_a_web_search_error_object_is_checked_on_its_own():
+    validate_anthropic_message(_web_search_error("max_uses_exceeded"))
+    with pytest.raises(AssertionError, match="is not a"):
+        validate_anthropic_message(_web_search_error("out_of_coffee"))
+    # Validated as a block alone, the valid object would be refused (a dict as an Iterable).
+    block = _web_search_error("max_uses_exceeded")["content"][1]
+    with pytest.raises(ValidationError, match="Input should be a valid dictionary"):
+        force_lazy(ANTHROPIC_BLOCK_ADAPTER.validate_python(block, strict=True))
+
+
+def _iterable_or_object_unions() -> list[str]:
+    """Every field of the request types typed ``Union[Iterable[X], <an object type>]``."""
+    found: list[str] = []
+    seen: set[Any] = set()
+
+    def strip(annotation: Any) -> Any:
+        while get_origin(annotation) in (Required, NotRequired, Annotated):
+            annotation = get_args(annotation)[0]
+        return annotation
+
+    def walk(annotation: Any, path: str) -> None:
+        annotation = strip(annotation)
+        origin = get_origin(annotation)
+        if origin in (Union, types.UnionType):
+            members = [strip(member) for member in get_args(annotation)]
+            if any(get_origin(m) is collections.abc.Iterable for m in members) and any(
+                is_typeddict(m) or get_origin(m) is dict for m in members
+            ):
+                found.append(path)
+        if origin is not None:
+            for argument in get_args(annotation):
+                walk(argument, path)
+        elif is_typeddict(annotation) and annotation not in seen:
+            seen.add(annotation)
+            for key, hint in typing.get_type_hints(annotation, include_extras=True).items():
+                walk(hint, f"{annotation.__name__}.{key}")
+
+    walk(MessageCreateParamsNonStreaming, "")
+    return sorted(set(found))
+
+
+def test_the_web_search_result_is_the_only_iterable_or_object_union():
+    # If the SDK adds another, _validate_anthropic_block must learn it too.
+    assert _iterable_or_object_unions() == ["WebSearchToolResultBlockParam.content"]
+
+
+def test_validation_is_strict():
+    # Lax pydantic would take "16" for an int; the API's JSON would not.
+    with pytest.raises(AssertionError, match="is not MessageCreateParamsNonStreaming"):
+        validate_anthropic_request({"model": "m", "max_tokens": "16",
+                                    "messages": [{"role": "user", "content": "x"}]})
+    with pytest.raises(AssertionError, match="message is not a MessageParam"):
+        validate_anthropic_message(_user({"type": "tool_result", "tool_use_id": "t",
+                                          "is_error": "true"}))
