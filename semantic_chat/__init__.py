@@ -9,6 +9,7 @@ from .collection import ChatMessageContentItemCollection as ChatMessageContentIt
 from .contents import CONTENT_TYPES as CONTENT_TYPES
 from .contents import AudioContent as AudioContent
 from .contents import BinaryContent as BinaryContent
+from .contents import Citation as Citation
 from .contents import FileContent as FileContent
 from .contents import FunctionCallContent as FunctionCallContent
 from .contents import FunctionResultContent as FunctionResultContent
@@ -22,6 +23,7 @@ from .errors import FormatError as FormatError
 from .errors import FunctionArgumentsError as FunctionArgumentsError
 from .errors import InvalidTypeError as InvalidTypeError
 from .errors import InvalidValueError as InvalidValueError
+from .errors import ProviderError as ProviderError
 from .errors import RegistrationError as RegistrationError
 from .errors import SemanticChatError as SemanticChatError
 from .errors import SerializationError as SerializationError
@@ -56,6 +58,7 @@ __all__ = [
     "ChatMessageContentItemCollection",
     "ChatMessageList",
     "ChatOptions",
+    "Citation",
     "ContentType",
     "FileContent",
     "FinishReason",
@@ -68,6 +71,7 @@ __all__ = [
     "InvalidValueError",
     "KernelContent",
     "Label",
+    "ProviderError",
     "ReasoningContent",
     "RefusalContent",
     "RegistrationError",

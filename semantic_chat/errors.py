@@ -12,8 +12,9 @@ expect, so ``except ValueError`` keeps working::
     │   │   ├── UnknownContentTypeError        strict reading met a label nobody registered
     │   │   └── UnsupportedVersionError        the data is newer than this library
     │   └── StreamMergeError                   two streaming chunks that cannot be added
-    └── InvalidTypeError (TypeError)           an object of the wrong type
-        └── RegistrationError                  a content class whose label is taken
+    ├── InvalidTypeError (TypeError)           an object of the wrong type
+    │   └── RegistrationError                  a content class whose label is taken
+    └── ProviderError (RuntimeError)           the provider reported an error (in a stream)
 
 Each error carries ``path`` (where, e.g. ``messages[3].items[1].data``; empty when the error is
 about the value as a whole), ``expected`` and ``got`` (``None`` when they do not apply), and
@@ -30,6 +31,7 @@ __all__ = [
     "FunctionArgumentsError",
     "InvalidTypeError",
     "InvalidValueError",
+    "ProviderError",
     "RegistrationError",
     "SemanticChatError",
     "SerializationError",
@@ -139,3 +141,25 @@ class UnsupportedVersionError(SerializationError):
 
 class StreamMergeError(InvalidValueError):
     """Two streaming chunks that cannot be added (different choices or roles)."""
+
+
+class ProviderError(SemanticChatError, RuntimeError):
+    """The provider reported an error where an answer was expected (a stream's ``error`` event).
+
+    ``error_type`` is the provider's name for it (``overloaded_error``); the message is
+    ``"<error_type>: <the provider's message>"``.
+    """
+
+    error_type: str | None
+
+    def __init__(
+        self,
+        detail: str,
+        *,
+        error_type: str | None = None,
+        path: str = "",
+        expected: str | None = None,
+        got: str | None = None,
+    ) -> None:
+        super().__init__(detail, path=path, expected=expected, got=got)
+        self.error_type = error_type

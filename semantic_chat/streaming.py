@@ -7,7 +7,9 @@ signature fragments) and `StreamingFunctionCallContent` (``index``, ``id``, ``na
 
 - chunks of different ``choice_index`` refuse to merge; a chunk without a role takes the
   other's role, and two different roles refuse to merge (`StreamMergeError`);
-- adjacent text fragments join into one item, and so do refusal and reasoning fragments;
+- adjacent text fragments join into one item, and so do refusal and reasoning fragments,
+  unless both carry a block ``index`` and the indexes differ (Anthropic streams several text
+  and thinking blocks, each its own item); a text fragment's citations add to its item's;
 - tool-call fragments join by ``index`` first, then by ``id`` (an index given as ``"0"`` is
   ``0``); a fragment with neither continues the last call; different calls stay apart, in
   the order they were first seen;
@@ -29,6 +31,7 @@ from typing import Any, ClassVar
 import attrs
 
 from .contents import (
+    Citation,
     FunctionCallContent,
     KernelContent,
     ReasoningContent,
@@ -52,25 +55,84 @@ __all__ = [
 ]
 
 
+def _block_index(value: Any) -> int | None:
+    return None if value is None else check_int(value, "index", "an int or None")
+
+
 @attrs.define(slots=True, weakref_slot=False)
 class StreamingTextContent(TextContent):
-    """A fragment of text from a stream."""
+    """A fragment of text (or of its citations) from a stream.
+
+    ``index`` is the content block it belongs to, for providers that stream several text
+    blocks (Anthropic): fragments of different blocks stay different items when merged.
+    """
 
     content_type: ClassVar[ContentType] = ContentType.STREAMING_TEXT
+
+    _index: int | None = attrs.field(default=None, alias="index", kw_only=True)
+
+    def __attrs_post_init__(self) -> None:
+        if self._index is not None:
+            object.__setattr__(self, "_index", _block_index(self._index))
+        super().__attrs_post_init__()
+
+    @property
+    def index(self) -> int | None:
+        """The content block this fragment belongs to, or ``None`` (one text per message)."""
+        return self._index
+
+    @index.setter
+    def index(self, value: int | None) -> None:
+        self._index = _block_index(value)
 
 
 @attrs.define(slots=True, weakref_slot=False)
 class StreamingRefusalContent(RefusalContent):
-    """A fragment of a refusal from a stream."""
+    """A fragment of a refusal from a stream; ``index`` as for `StreamingTextContent`."""
 
     content_type: ClassVar[ContentType] = ContentType.STREAMING_REFUSAL
+
+    _index: int | None = attrs.field(default=None, alias="index", kw_only=True)
+
+    def __attrs_post_init__(self) -> None:
+        if self._index is not None:
+            object.__setattr__(self, "_index", _block_index(self._index))
+        super().__attrs_post_init__()
+
+    @property
+    def index(self) -> int | None:
+        """The content block this fragment belongs to, or ``None``."""
+        return self._index
+
+    @index.setter
+    def index(self, value: int | None) -> None:
+        self._index = _block_index(value)
 
 
 @attrs.define(slots=True, weakref_slot=False)
 class StreamingReasoningContent(ReasoningContent):
-    """A fragment of reasoning (text, or a piece of its signature) from a stream."""
+    """A fragment of reasoning (text, or a piece of its signature) from a stream.
+
+    ``index`` as for `StreamingTextContent`: Anthropic streams each thinking block apart.
+    """
 
     content_type: ClassVar[ContentType] = ContentType.STREAMING_REASONING
+
+    _index: int | None = attrs.field(default=None, alias="index", kw_only=True)
+
+    def __attrs_post_init__(self) -> None:
+        if self._index is not None:
+            object.__setattr__(self, "_index", _block_index(self._index))
+        super().__attrs_post_init__()
+
+    @property
+    def index(self) -> int | None:
+        """The content block this fragment belongs to, or ``None``."""
+        return self._index
+
+    @index.setter
+    def index(self, value: int | None) -> None:
+        self._index = _block_index(value)
 
 
 @attrs.define(slots=True, weakref_slot=False)
@@ -225,12 +287,14 @@ class _Builder:
     """Gathers the fragments of one item; joined once at the end."""
 
     __slots__ = (
-        "arguments", "encrypted", "id", "index", "item", "metadata", "name", "signature", "text"
+        "arguments", "citations", "encrypted", "id", "index", "item", "metadata", "name",
+        "signature", "text",
     )
 
     def __init__(self, item: KernelContent) -> None:
         self.item = item
         self.text: list[str] = []
+        self.citations: list[Citation] = []
         self.signature: list[str] = []
         self.name: list[str] = []
         self.arguments: list[str] = []
@@ -258,11 +322,13 @@ class _Builder:
                 encrypted=self.encrypted,
                 provider=item.provider,
                 metadata=metadata,
+                index=self.index,
             )
-        kind: type[TextContent | RefusalContent] = (
-            StreamingRefusalContent if isinstance(item, RefusalContent) else StreamingTextContent
+        if isinstance(item, RefusalContent):
+            return StreamingRefusalContent("".join(self.text), metadata=metadata, index=self.index)
+        return StreamingTextContent(
+            "".join(self.text), citations=tuple(self.citations), metadata=metadata, index=self.index
         )
-        return kind("".join(self.text), metadata=metadata)
 
 
 class _Accumulator:
@@ -305,10 +371,19 @@ class _Accumulator:
             return
         if isinstance(item, _JOINED_FRAGMENTS):
             last = self.entries[-1] if self.entries else None
-            if not (isinstance(last, _Builder) and type(last.item) is type(item)):
+            index = item.index
+            if not (
+                isinstance(last, _Builder)
+                and type(last.item) is type(item)
+                and (index is None or last.index is None or index == last.index)
+            ):
                 last = _Builder(item)
                 self.entries.append(last)
+            if index is not None:
+                last.index = index
             last.text.append(item.text)
+            if isinstance(item, StreamingTextContent) and item.citations:
+                last.citations.extend(item.citations)
             if isinstance(item, StreamingReasoningContent):
                 if item.signature is not None:
                     last.signature.append(item.signature)
@@ -400,7 +475,10 @@ def _plain(item: KernelContent) -> KernelContent:
     if isinstance(item, StreamingRefusalContent):
         return RefusalContent(item.text, metadata=item._metadata, inner_content=item.inner_content)
     if isinstance(item, StreamingTextContent):
-        return TextContent(item.text, metadata=item._metadata, inner_content=item.inner_content)
+        return TextContent(
+            item.text, citations=item.citations, metadata=item._metadata,
+            inner_content=item.inner_content,
+        )
     return item
 
 

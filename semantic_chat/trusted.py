@@ -45,6 +45,7 @@ def new_text(text: str) -> TextContent:
     """A `TextContent` holding ``text`` (a ``str``), without metadata."""
     item: TextContent = _new(TextContent)
     item._text = text
+    item._citations = ()
     item._metadata = None
     item.inner_content = None
     return item
@@ -151,6 +152,7 @@ def new_text_message(role: AuthorRole, text: str) -> ChatMessageContent:
     """A message of one `TextContent` and nothing else, the commonest message, in one call."""
     item: TextContent = _new(TextContent)
     item._text = text
+    item._citations = ()
     item._metadata = None
     item.inner_content = None
     items: list[KernelContent] = [item]

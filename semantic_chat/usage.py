@@ -37,8 +37,11 @@ def _optional_count(_: Any, field: attrs.Attribute[int | None], value: Any) -> N
 class Usage:
     """Tokens a request used; adds with ``+`` (and ``sum``) to total several requests.
 
-    ``cached_tokens`` and ``reasoning_tokens`` are ``None`` when the provider did not report
-    them, which is not the same as reporting zero; adding keeps that difference.
+    ``prompt_tokens`` counts every input token, as OpenAI reports it: tokens read from the
+    prompt cache (``cached_tokens``) and written to it (``cache_creation_tokens``) included.
+    Anthropic reports the three apart; its reader adds them up. The optional counts are
+    ``None`` when the provider did not report them, which is not the same as reporting zero;
+    adding keeps that difference.
 
     Raises:
         InvalidTypeError: a count that is not an ``int`` (a numpy integer too: convert it
@@ -64,6 +67,9 @@ class Usage:
     )
     """Output tokens spent on reasoning."""
 
+    cache_creation_tokens: int | None = attrs.field(default=None, validator=_optional_count)
+    """Input tokens written to the provider's prompt cache (Anthropic reports them)."""
+
     def __add__(self, other: Usage) -> Usage:
         if not isinstance(other, Usage):
             return NotImplemented
@@ -73,6 +79,7 @@ class Usage:
             self.total_tokens + other.total_tokens,
             _add_optional(self.cached_tokens, other.cached_tokens),
             _add_optional(self.reasoning_tokens, other.reasoning_tokens),
+            _add_optional(self.cache_creation_tokens, other.cache_creation_tokens),
         )
 
     def __radd__(self, other: object) -> Usage:

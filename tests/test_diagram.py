@@ -26,10 +26,11 @@ def test_mermaid_draws_content_classes_with_label_and_own_fields() -> None:
     lines = mermaid().splitlines()
     assert lines[0] == "classDiagram"
     start = lines.index("    class TextContent {")
-    assert lines[start : start + 4] == [
+    assert lines[start : start + 5] == [
         "    class TextContent {",
         "        <<text>>",
         "        +text: str",
+        "        +citations: tuple[Citation, ...]",
         "    }",
     ]
     binary = lines[lines.index("    class BinaryContent {") :]

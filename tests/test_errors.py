@@ -68,10 +68,16 @@ def test_error_subclasses_its_parent_in_the_drawn_tree(name, parent, builtin):
 @pytest.mark.parametrize(("name", "parent", "builtin"), BRANCHES)
 def test_error_subclasses_the_builtin_named_in_the_tree(name, parent, builtin):
     cls = getattr(errors, name)
-    assert builtin in ("ValueError", "TypeError")
+    assert builtin in ("ValueError", "TypeError", "RuntimeError")
     assert issubclass(cls, getattr(builtins, builtin))
-    other = TypeError if builtin == "ValueError" else ValueError
-    assert not issubclass(cls, other)
+    for other in {ValueError, TypeError, RuntimeError} - {getattr(builtins, builtin)}:
+        assert not issubclass(cls, other)
+
+
+def test_a_provider_error_carries_the_providers_kind_and_message():
+    error = errors.ProviderError("overloaded_error: Overloaded", error_type="overloaded_error")
+    assert isinstance(error, RuntimeError)
+    assert (str(error), error.error_type) == ("overloaded_error: Overloaded", "overloaded_error")
 
 
 def test_well_known_errors_are_where_the_tree_puts_them():

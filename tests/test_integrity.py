@@ -292,7 +292,10 @@ def test_usage_assigned_as_a_dict_becomes_a_usage_and_round_trips() -> None:
     assert round_trips(message)
 
 
-USAGE_FIELDS = "prompt_tokens, completion_tokens, total_tokens, cached_tokens, reasoning_tokens"
+USAGE_FIELDS = (
+    "prompt_tokens, completion_tokens, total_tokens, cached_tokens, reasoning_tokens, "
+    "cache_creation_tokens"
+)
 
 BAD_USAGES = [
     pytest.param(

@@ -696,7 +696,7 @@ def test_adding_a_non_usage_raises_type_error(other):
 def test_usage_repr():
     assert repr(Usage(1, 2, 3)) == (
         "Usage(prompt_tokens=1, completion_tokens=2, total_tokens=3, cached_tokens=None, "
-        "reasoning_tokens=None)"
+        "reasoning_tokens=None, cache_creation_tokens=None)"
     )
 
 

@@ -4,6 +4,7 @@ from .audio import AudioContent as AudioContent
 from .base import CONTENT_TYPES as CONTENT_TYPES
 from .base import KernelContent as KernelContent
 from .binary import BinaryContent as BinaryContent
+from .citation import Citation as Citation
 from .file import FileContent as FileContent
 from .function_call import FunctionCallContent as FunctionCallContent
 from .function_result import FunctionResultContent as FunctionResultContent
@@ -17,6 +18,7 @@ __all__ = [
     "CONTENT_TYPES",
     "AudioContent",
     "BinaryContent",
+    "Citation",
     "FileContent",
     "FunctionCallContent",
     "FunctionResultContent",

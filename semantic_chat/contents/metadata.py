@@ -41,6 +41,8 @@ def fields_repr(obj: Any, fields: Sequence[attrs.Attribute[Any]]) -> str:
     for field in fields:
         if field.repr is not False and field.name != "_metadata":
             value = getattr(obj, field.name)
+            if field.metadata.get("shown_when_set") and not value:
+                continue  # an optional collection (a text's citations): shown when it has some
             text = field.repr(value) if callable(field.repr) else repr(value)
             shown.append(f"{field.alias}={text}")
     if obj._metadata:

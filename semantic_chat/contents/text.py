@@ -9,25 +9,31 @@ import attrs
 from ..labels import ContentType
 from ..validation import check_text
 from .base import KernelContent, _store
+from .citation import Citation, check_citations
 
 __all__ = ["RefusalContent", "TextContent"]
 
 
 @attrs.define(slots=True, weakref_slot=False)
 class TextContent(KernelContent):
-    """A piece of text written by a person or a model.
+    """A piece of text written by a person or a model, with the sources that support it.
 
     Raises:
-        InvalidTypeError: ``text`` is not a string.
+        InvalidTypeError: ``text`` is not a string, or ``citations`` not citations.
     """
 
     content_type: ClassVar[ContentType] = ContentType.TEXT
 
     _text: str = attrs.field(alias="text")
+    _citations: tuple[Citation, ...] = attrs.field(
+        default=(), alias="citations", kw_only=True, metadata={"shown_when_set": True}
+    )
 
     def __attrs_post_init__(self) -> None:
         if not (type(self._text) is str and self._text.isascii()):
             _store(self, "_text", check_text(self._text, "text"))
+        if self._citations != ():
+            _store(self, "_citations", check_citations(self._citations))
         if self._metadata is not None:
             super().__attrs_post_init__()
 
@@ -39,6 +45,15 @@ class TextContent(KernelContent):
     @text.setter
     def text(self, value: str) -> None:
         self._text = value if type(value) is str and value.isascii() else check_text(value, "text")
+
+    @property
+    def citations(self) -> tuple[Citation, ...]:
+        """The sources this text cites, in order; assign any iterable of `Citation`."""
+        return self._citations
+
+    @citations.setter
+    def citations(self, value: tuple[Citation, ...] | list[Citation]) -> None:
+        self._citations = check_citations(value)
 
     def __str__(self) -> str:
         return self._text

@@ -66,7 +66,7 @@ OnUnsupported = Literal["error", "warn", "drop", "raise"]
 the README says: items are refused, fields and metadata are left out with a warning.
 """
 
-HINT_KEYS = frozenset(("openai_chat", "openai_responses"))
+HINT_KEYS = frozenset(("anthropic", "openai_chat", "openai_responses"))
 """Metadata keys that hold a wire format's own hints: never reported as lost by any writer."""
 
 ERROR_PREFIX = "Error: "

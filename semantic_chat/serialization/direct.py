@@ -249,7 +249,7 @@ def text_writer(general: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]
 
     def write(item: TextContent) -> dict[str, Any]:
         text = item._text
-        if type(text) is not str:  # broken by hand: the general path locates it
+        if type(text) is not str or item._citations:  # broken by hand, or citations to write
             return general(item)  # type: ignore[no-any-return]
         if item._metadata:
             metadata = write_json_object(item._metadata, "metadata")
@@ -428,7 +428,9 @@ def message_writer(
             if items:
                 if len(items) == 1:  # most messages hold one item: no comprehension
                     (item,) = items  # unpacking, not the collection's Python __getitem__
-                    if type(item) is TextContent and not item._metadata:  # the commonest
+                    if (  # the commonest
+                        type(item) is TextContent and not item._metadata and not item._citations
+                    ):
                         text = item._text
                         if type(text) is not str:
                             return general(message)

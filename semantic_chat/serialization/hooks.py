@@ -33,6 +33,7 @@ from ..options import ChatOptions
 from ..trusted import new_history
 from ..usage import Usage
 from . import stdlib_types
+from .citations import read_citations, write_citations
 from .direct import (
     DIRECT_READERS,
     DIRECT_WRITERS,
@@ -320,6 +321,10 @@ class ConverterHooks:
                 continue
             if issubclass(cls, FunctionResultContent) and name == "_result":
                 overrides[name] = override(omit=True)
+            elif issubclass(cls, TextContent) and name == "_citations":
+                overrides[name] = hook_override(
+                    writing, write_citations if writing else read_citations
+                )
             elif issubclass(cls, BinaryContent) and name == "_data":
                 hook = write_payload if writing else read_payload
                 overrides[name] = hook_override(writing, hook)
