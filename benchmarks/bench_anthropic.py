@@ -21,13 +21,15 @@ several rounds, per message of the source corpus:
 Before timing, every output is checked: semantic_chat's Anthropic dicts and LangChain's say the
 same thing (`canonical`), no conversion warns, and neither side changes its input.
 
-Prints a markdown section (run.py puts it into RESULTS.md).
+Prints a markdown section (run.py puts it into RESULTS.md). ``--profile`` prints instead
+where each conversion's time goes (cProfile, as `profile_ops.py` shows it).
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import cProfile
 import gc
 import sys
 import time
@@ -43,6 +45,7 @@ from contenders import LangChain, messages_equal
 from corpus import make_corpus
 from langchain_anthropic import ChatAnthropic
 from langchain_anthropic.chat_models import _format_messages
+from profile_ops import report
 
 from semantic_chat.formats import anthropic as anthropic_format
 from semantic_chat.formats import openai_chat
@@ -205,11 +208,36 @@ def _langchain(chain: list[Any]) -> Any:
     return _format_messages(chain, model=MODEL)
 
 
+def profile(
+    operations: dict[str, tuple[Callable[[Any], Any], list[Any]]], total: int, repeat: int = 5
+) -> None:
+    """Print each conversion's time per message, then its top functions under cProfile."""
+    for key, (function, inputs) in operations.items():
+        for value in inputs:  # warm every cache first
+            function(value)
+        gc.collect()
+        start = time.perf_counter()
+        for _ in range(repeat):
+            for value in inputs:
+                function(value)
+        plain = (time.perf_counter() - start) / (total * repeat) * 1e6
+        profiler = cProfile.Profile()
+        gc.collect()
+        profiler.enable()
+        for _ in range(repeat):
+            for value in inputs:
+                function(value)
+        profiler.disable()
+        print(f"== {METHODS[key]}: {plain:.2f} µs/message without the profiler")
+        report(profiler, 15, total * repeat)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="40 conversations, 3 rounds")
     parser.add_argument("--conversations", type=int, default=None)
     parser.add_argument("--rounds", type=int, default=None)
+    parser.add_argument("--profile", action="store_true", help="cProfile each conversion")
     args = parser.parse_args(argv)
     n = args.conversations or (40 if args.quick else 200)
     rounds = args.rounds or (3 if args.quick else 7)
@@ -222,8 +250,6 @@ def main(argv: list[str] | None = None) -> None:
     chains = [builder.build(conversation) for conversation in corpus]
     payloads = [anthropic_format.to_payload(history) for history in histories]
     turns = sum(len(payload["messages"]) for payload in payloads)
-    checks = check(corpus, histories, chains, payloads)
-
     operations: dict[str, tuple[Callable[[Any], Any], list[Any]]] = {
         "anthropic": (anthropic_format.to_payload, histories),
         "openai_chat": (openai_chat.to_payload, histories),
@@ -231,6 +257,10 @@ def main(argv: list[str] | None = None) -> None:
         "anthropic.from_payload": (anthropic_format.from_payload, payloads),
         "openai_chat.from_payload": (openai_chat.from_payload, corpus),
     }
+    if args.profile:
+        profile(operations, total)
+        return
+    checks = check(corpus, histories, chains, payloads)
     wall, cpu = run(operations, counts, rounds)
 
     def us(key: str, clock: dict[str, list[float]] = wall) -> float:
