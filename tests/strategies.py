@@ -21,6 +21,7 @@ from semantic_chat import (
     BinaryContent,
     ChatHistory,
     ChatMessageContent,
+    Citation,
     FileContent,
     FinishReason,
     FunctionCallContent,
@@ -118,9 +119,36 @@ def metadata() -> st.SearchStrategy[dict[str, Any]]:
 
 
 @functools.cache
+def citations() -> st.SearchStrategy[Citation]:
+    """`Citation` with any subset of its fields set, metadata included."""
+    optional_text = st.none() | st.text(max_size=12)
+    optional_int = st.none() | st.integers(min_value=0, max_value=10**6)
+    return st.builds(
+        Citation,
+        cited_text=optional_text,
+        title=optional_text,
+        url=optional_text,
+        file_id=optional_text,
+        filename=optional_text,
+        source_index=optional_int,
+        source_start=optional_int,
+        source_end=optional_int,
+        source_unit=st.none() | st.sampled_from(["char", "page", "block"]),
+        text_start=optional_int,
+        text_end=optional_int,
+        metadata=metadata(),
+    )
+
+
+@functools.cache
 def text_items() -> st.SearchStrategy[TextContent]:
-    """`TextContent` with any text (empty included) and metadata."""
-    return st.builds(TextContent, text=st.text(max_size=30), metadata=metadata())
+    """`TextContent` with any text (empty included), metadata, and sometimes citations."""
+    return st.builds(
+        TextContent,
+        text=st.text(max_size=30),
+        citations=st.lists(citations(), max_size=2) | st.just(()),
+        metadata=metadata(),
+    )
 
 
 @functools.cache
@@ -281,6 +309,7 @@ def usages() -> st.SearchStrategy[Usage]:
         total_tokens=counts,
         cached_tokens=st.none() | counts,
         reasoning_tokens=st.none() | counts,
+        cache_creation_tokens=st.none() | counts,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import attrs
@@ -25,7 +26,7 @@ class TextContent(KernelContent):
     content_type: ClassVar[ContentType] = ContentType.TEXT
 
     _text: str = attrs.field(alias="text")
-    _citations: tuple[Citation, ...] = attrs.field(
+    _citations: Sequence[Citation] = attrs.field(  # stored as a tuple
         default=(), alias="citations", kw_only=True, metadata={"shown_when_set": True}
     )
 
@@ -48,11 +49,11 @@ class TextContent(KernelContent):
 
     @property
     def citations(self) -> tuple[Citation, ...]:
-        """The sources this text cites, in order; assign any iterable of `Citation`."""
-        return self._citations
+        """The sources this text cites, in order; assign any sequence of `Citation`."""
+        return self._citations  # type: ignore[return-value]  # always stored as a tuple
 
     @citations.setter
-    def citations(self, value: tuple[Citation, ...] | list[Citation]) -> None:
+    def citations(self, value: Sequence[Citation]) -> None:
         self._citations = check_citations(value)
 
     def __str__(self) -> str:

@@ -48,17 +48,17 @@ def write_citations(citations: Any) -> list[dict[str, Any]]:
 
 
 def read_citations(data: Any, _: Any = None) -> tuple[Citation, ...]:
-    """Read citations written by `write_citations`.
+    """Read citations written by `write_citations` (as a text item's field: paths are relative).
 
     Raises:
         SerializationError: not a list of objects, an unknown key, or a value of the wrong
             type; the message names it (``citations[0].source_start``).
     """
     if type(data) is not list:
-        raise SerializationError.mismatch("citations", "a list of citations", describe_type(data))
+        raise SerializationError.mismatch("", "a list of citations", describe_type(data))
     read = []
     for index, element in enumerate(data):
-        where = f"citations[{index}]"
+        where = f"[{index}]"  # the item reader puts the field's name before it
         if type(element) is not dict:
             raise SerializationError.mismatch(where, "a citation object", describe_type(element))
         for key in element:
