@@ -27,9 +27,11 @@ from semantic_chat import (
     FunctionResultContent,
     ImageContent,
     KernelContent,
+    ReasoningContent,
     RefusalContent,
     TextContent,
 )
+from semantic_chat.formats import anthropic as anthropic_format
 
 __all__ = ["chat_histories", "chat_payloads", "responses_histories", "responses_payloads"]
 
@@ -429,3 +431,382 @@ def responses_payloads() -> st.SearchStrategy[list[dict[str, Any]]]:
     ])
     item = st.one_of(easy, output_message, call, output, reasoning, unknown)
     return st.lists(item, max_size=6)
+
+
+# --- Anthropic Messages (test_anthropic_properties.py) -----------------------------------
+#
+# Histories in two sizes. `anthropic_histories` gives histories the format writes and reads
+# back *equal*: its canonical shapes. `anthropic_loose_histories` adds what the writer
+# normalises (merged turns, developer and several system messages, results inside a user
+# message, arguments as JSON text, JSON results, cache marks, citations, plain-text files),
+# for the weaker property: written, read and written again gives the same payload.
+# `anthropic_payloads` builds SDK-valid ``{system?, messages}`` dicts block by block.
+
+_ANTHROPIC_IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"]
+_TOOL_NAMES = st.from_regex(r"[A-Za-z0-9_-]{1,16}", fullmatch=True)
+_OPAQUE = st.text(alphabet=string.ascii_letters + string.digits + "+/=", min_size=1,
+                  max_size=24)
+
+
+def _json_objects() -> st.SearchStrategy[dict[str, Any]]:
+    """``tool_use`` inputs: JSON objects with nested lists and objects, floats included."""
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(-(2**53), 2**53),
+                        st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=6))
+    values = st.recursive(
+        scalars,
+        lambda children: st.one_of(st.lists(children, max_size=2),
+                                   st.dictionaries(st.text(max_size=4), children, max_size=2)),
+        max_leaves=4,
+    )
+    return st.dictionaries(st.text(max_size=6), values, max_size=3)
+
+
+@st.composite
+def _anthropic_media(draw: st.DrawFn, pdf_only: bool = True) -> KernelContent:
+    """An image (data, https URL or file id) or a document (PDF data, URL or file id)."""
+    kind = draw(st.sampled_from(["image_data", "image_uri", "image_id", "pdf", "file_uri",
+                                 "file_id"]))
+    title = draw(st.none() | st.text(min_size=1, max_size=10))
+    if kind == "image_data":
+        return _binary(draw, ImageContent, draw(st.sampled_from(_ANTHROPIC_IMAGE_TYPES)))
+    if kind == "image_uri":
+        return ImageContent(uri="https://example.com/" + draw(_URL_PATHS))
+    if kind == "image_id":
+        return ImageContent(file_id="file_" + draw(_IDS))
+    if kind == "pdf":
+        return _binary(draw, FileContent, "application/pdf", filename=title)
+    if kind == "file_uri":
+        return FileContent(uri="https://example.com/" + draw(_URL_PATHS) + ".pdf",
+                           filename=title)
+    return FileContent(file_id="file_" + draw(_IDS), filename=title)
+
+
+def _anthropic_user_item() -> st.SearchStrategy[KernelContent]:
+    return st.one_of(_texts(), _anthropic_media())
+
+
+def _anthropic_reasoning() -> st.SearchStrategy[ReasoningContent]:
+    thinking = st.builds(lambda text, signature: ReasoningContent(
+        text, signature=signature, provider="anthropic"), st.text(max_size=20), _OPAQUE)
+    redacted = _OPAQUE.map(lambda data: ReasoningContent("", encrypted=data,
+                                                         provider="anthropic"))
+    return st.one_of(thinking, redacted)
+
+
+def _anthropic_call(draw: st.DrawFn, calls: _Calls, arguments: Any) -> FunctionCallContent:
+    calls.count += 1
+    call = FunctionCallContent(f"toolu_{draw(_IDS)}_{calls.count}", draw(_TOOL_NAMES),
+                               arguments)
+    calls.pending.append(call)
+    return call
+
+
+@st.composite
+def _anthropic_assistant_items(
+    draw: st.DrawFn, calls: _Calls, loose: bool
+) -> list[KernelContent]:
+    """Thinking first (as Claude answers), then texts and ``tool_use`` calls in any order.
+
+    Canonical calls give their arguments as a mapping (``input`` reads back as one); loose
+    ones also as JSON object text, which the writer parses.
+    """
+    items: list[KernelContent] = list(draw(st.lists(_anthropic_reasoning(), max_size=2)))
+    rest: list[KernelContent] = []
+    for _ in range(draw(st.integers(0, 3))):
+        if draw(st.booleans()):
+            rest.append(draw(_texts()) if not loose else draw(_anthropic_cited_texts()))
+        else:
+            arguments: Any = draw(_json_objects())
+            if loose and draw(st.booleans()):
+                arguments = json.dumps(arguments, separators=draw(
+                    st.sampled_from([(", ", ": "), (",", ":")])))
+            rest.append(_anthropic_call(draw, calls, arguments))
+    items += rest
+    if not items:
+        items.append(draw(_texts()))
+    return items
+
+
+def _anthropic_result_value(draw: st.DrawFn, loose: bool) -> Any:
+    kinds = ["text", "none", "items"] + (["json"] if loose else [])
+    kind = draw(st.sampled_from(kinds))
+    if kind == "text":
+        return draw(st.text(max_size=20))
+    if kind == "none":
+        return None
+    if kind == "json":
+        return draw(st.one_of(_json_objects(), st.lists(st.integers(), max_size=3),
+                              st.integers(), st.booleans()))
+    return draw(st.lists(st.one_of(_texts(), _anthropic_media()), min_size=1, max_size=3))
+
+
+def _anthropic_results(draw: st.DrawFn, calls: _Calls, loose: bool) -> list[KernelContent]:
+    """Results for one to all of the pending calls, each named after its call."""
+    count = draw(st.integers(1, len(calls.pending)))
+    results: list[KernelContent] = []
+    for _ in range(count):
+        call = calls.answer(draw)
+        results.append(FunctionResultContent(call.id, _anthropic_result_value(draw, loose),
+                                             name=call.name, is_error=draw(st.booleans())))
+    return results
+
+
+@st.composite
+def anthropic_histories(draw: st.DrawFn, max_turns: int = 6) -> ChatHistory:
+    """Histories `anthropic.to_payload` writes and `from_payload` reads back equal.
+
+    - at most one system message, first, of one `TextContent` (a string ``system``; several
+      texts would be blocks, read back with a hint);
+    - user and assistant sides alternate (consecutive turns would be merged); a user side is
+      a user message, a tool message, or a tool message then a user message (the results
+      lead that one turn, and are read back as the tool message they were);
+    - user: one to three items: text, images (data in the four media types, https URL, file
+      id), documents (PDF data, URL or file id, with an optional title as ``filename``);
+    - assistant: `_anthropic_assistant_items`, calls with mapping arguments;
+    - tool: results for some pending calls, named after them: text, no content, or a
+      non-empty list of text, images and documents; ``is_error`` either way;
+    - no names, no metadata, no plain-text files (read back with a source hint).
+    """
+    return _anthropic_history(draw, max_turns, loose=False)
+
+
+@st.composite
+def anthropic_loose_histories(draw: st.DrawFn, max_turns: int = 6) -> ChatHistory:
+    """Histories the writer normalises, all in what the format carries.
+
+    Besides `anthropic_histories`: leading system and developer messages of several texts
+    (joined in ``system`` blocks); consecutive messages of one side (merged); results inside
+    a user message (put first in its turn); arguments as JSON object text (parsed); JSON
+    results (compact JSON text); texts with citations; plain-text files; items (not thinking)
+    marked with `anthropic.cache_control`.
+    """
+    return _anthropic_history(draw, max_turns, loose=True)
+
+
+def _anthropic_history(draw: st.DrawFn, max_turns: int, loose: bool) -> ChatHistory:
+    calls = _Calls()
+    messages: list[ChatMessageContent] = []
+    if loose:
+        for role in draw(st.lists(st.sampled_from(["system", "developer"]), max_size=2)):
+            messages.append(ChatMessageContent(
+                role, items=draw(st.lists(_texts(), min_size=1, max_size=2))))
+    elif draw(st.booleans()):
+        messages.append(ChatMessageContent("system", items=[draw(_texts())]))
+    side = draw(st.sampled_from(["user", "assistant"]))
+    for _ in range(draw(st.integers(0, max_turns))):
+        if side == "assistant":
+            messages.append(ChatMessageContent(
+                "assistant", items=draw(_anthropic_assistant_items(calls, loose))))
+        elif calls.pending and draw(st.booleans()):
+            messages.append(ChatMessageContent(
+                "tool", items=_anthropic_results(draw, calls, loose)))
+            if draw(st.booleans()):
+                messages.append(_anthropic_user(draw, calls, loose))
+        else:
+            messages.append(_anthropic_user(draw, calls, loose))
+        if not loose or draw(st.integers(0, 3)):
+            side = "user" if side == "assistant" else "assistant"
+    if loose:
+        for message in messages:
+            for item in message.items:
+                # thinking blocks take no cache_control (ThinkingBlockParam has none)
+                if not isinstance(item, ReasoningContent) and draw(st.integers(0, 5)) == 0:
+                    ttl = draw(st.sampled_from([None, "5m", "1h"]))
+                    anthropic_format.cache_control(item, ttl=ttl)
+    return ChatHistory(messages)
+
+
+def _anthropic_user(draw: st.DrawFn, calls: _Calls, loose: bool) -> ChatMessageContent:
+    items: list[KernelContent] = draw(st.lists(_anthropic_user_item(), min_size=1, max_size=3))
+    if loose:
+        if draw(st.booleans()):
+            text = draw(st.text(max_size=20)).encode("utf-8")
+            items.append(FileContent(data=text, mime_type="text/plain",
+                                     filename=draw(st.none() | st.just("notes.txt"))))
+        if calls.pending and draw(st.booleans()):
+            at = draw(st.integers(0, len(items)))
+            items[at:at] = _anthropic_results(draw, calls, loose)
+    return ChatMessageContent("user", items=items)
+
+
+def _anthropic_citation_dicts() -> st.SearchStrategy[dict[str, Any]]:
+    """Citations of the five types ``TextCitationParam`` declares, SDK-valid."""
+    counts = st.integers(0, 30)
+    titles = st.none() | _SHORT
+    char = st.builds(
+        lambda text, index, title, start, end: {
+            "type": "char_location", "cited_text": text, "document_index": index,
+            "document_title": title, "start_char_index": start, "end_char_index": end},
+        _SHORT, st.integers(0, 4), titles, counts, counts)
+    page = st.builds(
+        lambda text, index, title, start, end: {
+            "type": "page_location", "cited_text": text, "document_index": index,
+            "document_title": title, "start_page_number": start, "end_page_number": end},
+        _SHORT, st.integers(0, 4), titles, counts, counts)
+    block = st.builds(
+        lambda text, index, title, start, end: {
+            "type": "content_block_location", "cited_text": text, "document_index": index,
+            "document_title": title, "start_block_index": start, "end_block_index": end},
+        _SHORT, st.integers(0, 4), titles, counts, counts)
+    web = st.builds(
+        lambda text, title, url, index: {
+            "type": "web_search_result_location", "cited_text": text, "title": title,
+            "url": url, "encrypted_index": index},
+        _SHORT, titles, _URL_PATHS.map("https://example.com/{}".format), _OPAQUE)
+    search = st.builds(
+        lambda text, title, source, index, start, end: {
+            "type": "search_result_location", "cited_text": text, "title": title,
+            "source": source, "search_result_index": index, "start_block_index": start,
+            "end_block_index": end},
+        _SHORT, titles, _URL_PATHS.map("https://example.com/{}".format), st.integers(0, 4),
+        counts, counts)
+    return st.one_of(char, page, block, web, search)
+
+
+def _anthropic_cited_texts() -> st.SearchStrategy[TextContent]:
+    """Texts with citations as the reader makes them from SDK-valid citation dicts."""
+
+    def read(text: str, citations: list[dict[str, Any]]) -> TextContent:
+        block = {"type": "text", "text": text, "citations": citations}
+        (message,) = anthropic_format.from_payload([{"role": "assistant", "content": [block]}])
+        (item,) = message.items
+        return item
+
+    return st.builds(read, st.text(max_size=20),
+                     st.lists(_anthropic_citation_dicts(), min_size=1, max_size=2))
+
+
+def _cached(block: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[dict[str, Any]]:
+    """A block, sometimes with ``cache_control``."""
+    mark = st.sampled_from([{"type": "ephemeral"}, {"type": "ephemeral", "ttl": "1h"}])
+    return _merged(block, _maybe("cache_control", mark))
+
+
+def _anthropic_text_block(cited: bool = False) -> st.SearchStrategy[dict[str, Any]]:
+    text = _SHORT.map(lambda t: {"type": "text", "text": t})
+    if cited:
+        text = _merged(text, _maybe("citations", st.lists(_anthropic_citation_dicts(),
+                                                          min_size=1, max_size=2)))
+    return _cached(text)
+
+
+def _anthropic_image_block() -> st.SearchStrategy[dict[str, Any]]:
+    source = st.one_of(
+        st.builds(lambda media, data: {"type": "base64", "media_type": media, "data": data},
+                  st.sampled_from(_ANTHROPIC_IMAGE_TYPES), _B64),
+        _URL_PATHS.map(lambda p: {"type": "url", "url": "https://x.test/" + p}),
+        _IDS.map(lambda i: {"type": "file", "file_id": "file_" + i}),
+    )
+    return _cached(source.map(lambda s: {"type": "image", "source": s}))
+
+
+def _anthropic_document_block() -> st.SearchStrategy[dict[str, Any]]:
+    source = st.one_of(
+        _B64.map(lambda d: {"type": "base64", "media_type": "application/pdf", "data": d}),
+        _SHORT.map(lambda t: {"type": "text", "media_type": "text/plain", "data": t}),
+        _URL_PATHS.map(lambda p: {"type": "url", "url": "https://x.test/" + p + ".pdf"}),
+        _IDS.map(lambda i: {"type": "file", "file_id": "file_" + i}),
+        st.lists(_SHORT.map(lambda t: {"type": "text", "text": t}), min_size=1,
+                 max_size=2).map(lambda blocks: {"type": "content", "content": blocks}),
+    )
+    return _cached(_merged(
+        source.map(lambda s: {"type": "document", "source": s}),
+        _maybe("title", st.text(min_size=1, max_size=8)),
+        _maybe("context", _SHORT),
+        _maybe("citations", st.builds(dict, enabled=st.booleans())),
+    ))
+
+
+def _anthropic_search_result_block() -> st.SearchStrategy[dict[str, Any]]:
+    return _merged(
+        st.builds(lambda source, title, texts: {"type": "search_result", "source": source,
+                                                "title": title, "content": texts},
+                  _URL_PATHS.map("https://example.com/{}".format), _SHORT,
+                  st.lists(_SHORT.map(lambda t: {"type": "text", "text": t}), min_size=1,
+                           max_size=2)),
+        _maybe("citations", st.builds(dict, enabled=st.booleans())),
+    )
+
+
+def _anthropic_tool_result_block() -> st.SearchStrategy[dict[str, Any]]:
+    parts = st.one_of(_anthropic_text_block(), _anthropic_image_block(),
+                      _anthropic_document_block(), _anthropic_search_result_block())
+    return _cached(_merged(
+        st.integers(0, 9).map(lambda n: {"type": "tool_result", "tool_use_id": f"toolu_{n}"}),
+        _maybe("content", _SHORT | st.lists(parts, min_size=1, max_size=3)),
+        _maybe("is_error", st.booleans()),
+    ))
+
+
+def _anthropic_assistant_blocks() -> st.SearchStrategy[list[dict[str, Any]]]:
+    thinking = st.one_of(
+        st.builds(lambda t, s: {"type": "thinking", "thinking": t, "signature": s},
+                  _SHORT, _OPAQUE),
+        _OPAQUE.map(lambda d: {"type": "redacted_thinking", "data": d}),
+    )
+    call = _cached(_merged(
+        st.builds(lambda n, name, arguments: {"type": "tool_use", "id": f"toolu_{n}",
+                                              "name": name, "input": arguments},
+                  st.integers(0, 9), _TOOL_NAMES, _json_objects()),
+        _maybe("caller", st.just({"type": "direct"})),
+    ))
+    server = st.builds(
+        lambda n, query, results: [
+            {"type": "server_tool_use", "id": f"srvtoolu_{n}", "name": "web_search",
+             "input": {"query": query}},
+            {"type": "web_search_tool_result", "tool_use_id": f"srvtoolu_{n}",
+             "content": results},
+        ],
+        st.integers(0, 9), _SHORT,
+        st.one_of(
+            st.lists(st.builds(lambda url, title, data: {
+                "type": "web_search_result", "url": url, "title": title,
+                "encrypted_content": data}, _URL_PATHS.map("https://example.com/{}".format),
+                _SHORT, _OPAQUE), max_size=2),
+            st.just({"type": "web_search_tool_result_error", "error_code": "unavailable"}),
+        ),
+    )
+    rest = st.lists(st.one_of(_anthropic_text_block(cited=True),
+                              call.map(lambda c: [c]), server).map(
+        lambda b: b if isinstance(b, list) else [b]), max_size=3)
+    return st.builds(lambda first, others: first + [b for group in others for b in group],
+                     st.lists(thinking, max_size=2), rest).filter(bool)
+
+
+def _anthropic_user_content() -> st.SearchStrategy[Any]:
+    """A string, or blocks: ``tool_result`` blocks first (as the API wants), then the rest."""
+    others = st.one_of(_anthropic_text_block(), _anthropic_image_block(),
+                       _anthropic_document_block(), _anthropic_search_result_block())
+    blocks = st.builds(lambda results, rest: results + rest,
+                       st.lists(_anthropic_tool_result_block(), max_size=2),
+                       st.lists(others, max_size=3)).filter(bool)
+    return _SHORT | blocks
+
+
+def anthropic_payloads() -> st.SearchStrategy[dict[str, Any]]:
+    """``{system?, messages}`` dicts, valid for the SDK, mixing every block the format reads.
+
+    Turns alternate (the writer merges consecutive ones), starting with either side; an
+    assistant turn is a string or blocks: thinking first, then texts (with citations of every
+    type), ``tool_use`` (any JSON input, a ``caller``) and web search blocks; a user turn a
+    string or blocks: ``tool_result`` blocks first, then text, images, documents and search
+    results. ``cache_control`` anywhere a block takes it; ``system`` a string or text blocks.
+    """
+    def turns(first: int, contents: list[Any]) -> list[dict[str, Any]]:
+        roles = ("user", "assistant")
+        return [{"role": roles[(first + i) % 2], "content": content}
+                for i, content in enumerate(contents)]
+
+    @st.composite
+    def messages(draw: st.DrawFn) -> list[dict[str, Any]]:
+        first = draw(st.integers(0, 1))
+        contents = []
+        for index in range(draw(st.integers(0, 5))):
+            if (first + index) % 2 == 0:
+                contents.append(draw(_anthropic_user_content()))
+            else:
+                contents.append(draw(_SHORT | _anthropic_assistant_blocks()))
+        return turns(first, contents)
+
+    system = _SHORT | st.lists(_anthropic_text_block(), min_size=1, max_size=2)
+    return _merged(st.builds(dict, messages=messages()), _maybe("system", system))

@@ -1,0 +1,103 @@
+"""Anthropic Messages: property tests over histories and payloads the format carries.
+
+What the format carries is written without a word: every property runs with conversion
+warnings turned into errors, so a loss reported for something it does carry fails.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+from format_helpers import dumps_sorted, validate_anthropic_payload, validate_anthropic_request
+from format_strategies import anthropic_histories, anthropic_loose_histories, anthropic_payloads
+from hypothesis import given
+
+from semantic_chat import ChatHistory, ChatOptions
+from semantic_chat.formats import anthropic as anthropic_format
+from semantic_chat.formats.anthropic import reading as anthropic_reading
+from semantic_chat.formats.anthropic import writing as anthropic_writing
+from semantic_chat.formats.wire import ConversionWarning
+
+
+@given(anthropic_histories())
+def test_history_reads_back_exactly_from_a_valid_payload(history):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConversionWarning)
+        payload = anthropic_format.to_payload(history)
+        validate_anthropic_payload(payload)
+        read = anthropic_format.from_payload(payload)
+        assert read == history
+        # and the payload is a fixed point
+        assert anthropic_format.to_payload(read) == payload
+
+
+@given(anthropic_loose_histories())
+def test_normalised_history_is_a_fixed_point_after_one_write(history):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConversionWarning)
+        payload = anthropic_format.to_payload(history)
+        validate_anthropic_payload(payload)
+        read = anthropic_format.from_payload(payload)
+        again = anthropic_format.to_payload(read)
+        assert again == payload
+        assert dumps_sorted(again) == dumps_sorted(payload)
+        # the second read equals the first
+        assert anthropic_format.from_payload(again) == read
+        # the turns alternate, and every user turn's results come first
+        roles = [message["role"] for message in payload["messages"]]
+        assert all(a != b for a, b in itertools.pairwise(roles))
+        for message in payload["messages"]:
+            if isinstance(message["content"], list):
+                kinds = [block["type"] for block in message["content"]]
+                results = kinds.count("tool_result")
+                assert kinds[:results] == ["tool_result"] * results
+
+
+@given(anthropic_loose_histories())
+def test_a_request_of_a_history_is_a_valid_body(history):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConversionWarning)
+        history.options = ChatOptions(model="claude-sonnet-4-5")
+        body = anthropic_format.to_request(history, max_tokens=1024)
+        validate_anthropic_request(body)
+        assert body == {"model": "claude-sonnet-4-5", "max_tokens": 1024,
+                        **anthropic_format.to_payload(history)}
+
+
+@given(anthropic_payloads())
+def test_valid_payload_reads_and_writes_back_exactly(payload):
+    validate_anthropic_payload(payload)  # the strategy builds only what the SDK accepts
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConversionWarning)
+        written = anthropic_format.to_payload(anthropic_format.from_payload(payload))
+    assert written == payload
+    assert dumps_sorted(written) == dumps_sorted(payload)
+
+
+@given(anthropic_payloads())
+def test_a_body_of_a_valid_payload_reads_and_writes_back_exactly(payload):
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 256, **payload}
+    written = anthropic_format.to_request(anthropic_format.from_request(body))
+    assert written == body
+    validate_anthropic_request(written)
+
+
+@given(anthropic_payloads())
+def test_the_direct_reader_agrees_with_the_general_reader(payload):
+    # from_payload reads common shapes directly; the general reader must give the same.
+    messages = []
+    if "system" in payload:
+        messages.append(anthropic_reading._read_system(payload["system"]))
+    names: dict[str, str] = {}
+    for index, message in enumerate(payload["messages"]):
+        messages.extend(anthropic_reading._read_message(message, f"messages[{index}]", names))
+    direct = anthropic_reading.from_payload(payload["messages"], payload.get("system"))
+    assert direct == ChatHistory(messages)
+
+
+@given(anthropic_loose_histories())
+def test_the_direct_writer_agrees_with_the_general_writer(history):
+    # to_payload writes common shapes directly; the general writer must give the same.
+    general = anthropic_writing._to_payload(history, None, True, False)
+    assert dumps_sorted(anthropic_format.to_payload(history)) == dumps_sorted(general)
