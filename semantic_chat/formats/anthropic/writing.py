@@ -1,0 +1,765 @@
+"""Writing histories as Anthropic Messages payloads: ``{"system": ..., "messages": [...]}``.
+
+Anthropic's turn rules are applied on the way out: system and developer messages go to the
+top-level ``system``; ``tool`` messages become ``tool_result`` blocks that join the next user
+turn, results first; consecutive turns of one role are merged (or refused). A call's
+arguments become the ``input`` object: a mapping as it is, JSON text parsed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ... import jsoncodec
+from ...contents import (
+    FileContent,
+    FunctionCallContent,
+    FunctionResultContent,
+    ImageContent,
+    KernelContent,
+    ReasoningContent,
+    TextContent,
+    UnknownContent,
+)
+from ...errors import FormatError, InvalidTypeError, InvalidValueError, SerializationError
+from ...jsoncodec import json_value
+from ...labels import PLAIN_TEXT
+from ...message import ChatMessageContent
+from ...validation import check_stored
+from ..wire import (
+    OnUnsupported,
+    compact_json,
+    get_hints,
+    lose,
+    lost_metadata,
+    policy,
+    unsupported,
+    unsupported_field,
+)
+from .citations import write_citation
+from .shared import FORMAT, HINTS, IMAGE_TYPES, PROVIDER, codecs
+
+__all__ = ["cache_control", "to_payload"]
+
+_INSTRUCTION_ROLES = frozenset(("system", "developer"))
+_TTLS = ("5m", "1h")
+
+# One message written: a turn (a dict with "role" and "content", results first, and the
+# message's other keys), or system text: role "system", text blocks, and "blocks": True when
+# they must stay blocks.
+_Written = dict[str, Any]
+
+
+def to_payload(
+    history: Iterable[ChatMessageContent],
+    *,
+    on_unsupported: OnUnsupported | None = None,
+    merge_consecutive: bool = True,
+) -> dict[str, Any]:
+    """Write a history as an Anthropic Messages payload: ``{"system": ..., "messages": [...]}``.
+
+    ``"system"`` is there only when the history has system or developer messages: a string
+    for one plain text, else a list of text blocks (one carrying ``cache_control``, or read as
+    blocks). ``tool`` messages become ``tool_result`` blocks that join the next user turn,
+    results first; consecutive turns of one role are merged, or refused with
+    ``merge_consecutive=False``. A call's ``input`` is its arguments as an object: a mapping
+    as it is, a JSON string parsed (key order kept; spacing and number spelling are the JSON
+    writer's; a blank string is ``{}``). Thinking is written back exactly when it is
+    Anthropic's (``provider`` ``"anthropic"``, or ``None`` with a signature or encrypted
+    data); any other reasoning is never sent as text: it is left out, with a warning by
+    default. A message whose items were all left out is left out. What the format cannot
+    carry follows ``on_unsupported`` (items refused, fields and metadata left out with a
+    `ConversionWarning`); ids, usage, finish reasons and model ids, which requests never
+    carry, are left out without a word.
+
+    Raises:
+        UnsupportedContentError: an item the format cannot carry (audio, a refusal, an image
+            in an assistant message, a call without an id ...), named by message and item
+            index, unless ``on_unsupported`` is ``"warn"`` or ``"drop"``; with ``"error"``,
+            also a field or reasoning it cannot carry.
+        FormatError: a role the format does not have; arguments that are not a JSON object
+            (``messages[1].items[0].arguments``); with ``merge_consecutive=False``, a message
+            of the same role as the turn before it.
+        InvalidValueError: ``on_unsupported`` is not one of its values.
+    """
+    return _to_payload(history, policy(on_unsupported), merge_consecutive, True)
+
+
+def cache_control(target: KernelContent | ChatMessageContent, *, ttl: str | None = None) -> None:
+    """Mark an item, or a message's last item, as a prompt cache breakpoint.
+
+    The mark is ``{"type": "ephemeral"}`` (with ``"ttl"`` when given) in the item's hints, so
+    `to_payload` writes it on the item's block (a system message's text block makes
+    ``system`` a list of blocks). Other formats ignore it.
+
+    Raises:
+        InvalidTypeError: ``target`` is neither an item nor a message, or ``ttl`` not a str.
+        InvalidValueError: the message has no items, or ``ttl`` is not ``"5m"`` or ``"1h"``.
+    """
+    if isinstance(target, ChatMessageContent):
+        if not target.items:
+            raise InvalidValueError("a message without items has no block to mark", path="items")
+        item = target.items[-1]
+    elif isinstance(target, KernelContent):
+        item = target
+    else:
+        raise InvalidTypeError.mismatch("target", "an item or a message", type(target).__name__)
+    mark = {"type": "ephemeral"}
+    if ttl is not None:
+        if not isinstance(ttl, str):
+            raise InvalidTypeError.mismatch("ttl", "a str or None", type(ttl).__name__)
+        if ttl not in _TTLS:
+            raise InvalidValueError(f"expected '5m' or '1h', got {ttl!r}", path="ttl")
+        mark["ttl"] = ttl
+    hints = item.metadata.get(HINTS)
+    if not isinstance(hints, dict):
+        hints = item.metadata[HINTS] = {}
+    fields = hints.get("fields")
+    if not isinstance(fields, dict):
+        fields = hints["fields"] = {}
+    fields["cache_control"] = mark
+
+
+def _to_payload(  # noqa: PLR0915 - one loop: a call per message would cost more
+    history: Iterable[ChatMessageContent],
+    on_unsupported: OnUnsupported | None,
+    merge_consecutive: bool,
+    quick: bool,
+) -> dict[str, Any]:
+    """`to_payload`; ``quick=False`` writes every message the general way (for the tests)."""
+    turns: list[dict[str, Any]] = []
+    append = turns.append
+    system: list[dict[str, Any]] = []
+    system_blocks = False  # written as blocks, whatever they hold
+    plain = _write_plain_message if quick else _not_plain
+    last: dict[str, Any] = {}  # the turn being built, its role,
+    last_role = ""
+    last_message: ChatMessageContent | None = None  # and the message that says what joins it
+    for index, message in enumerate(history):
+        try:
+            written = plain(message)
+        except Exception:  # a message broken by hand: the general writer locates it
+            written = None
+        if written is not None:
+            role = written["role"]
+            if role != last_role:  # turns alternate: the common case
+                append(written)
+                last, last_role, last_message = written, role, message
+                continue
+        else:
+            text = _plain_system_text(message) if quick else None
+            if text is not None:
+                system.append({"type": "text", "text": text})
+                continue
+            written = _write_message(message, f"messages[{index}]", on_unsupported, bool(turns))
+            if written is None:
+                continue  # every item left out
+            role = written["role"]
+            if role == "system":
+                system_blocks = system_blocks or len(written) > 2
+                system.extend(written["content"])
+                continue
+            if role != last_role:
+                append(written)
+                last, last_role, last_message = written, role, message
+                continue
+        # The same side as the turn before. Results join the next user turn, and each
+        # other, always; anything else is a merge.
+        kind = PLAIN_TEXT[message._role]
+        joins = last_message is not None and PLAIN_TEXT[last_message._role] == "tool"
+        if joins and kind == "tool":
+            blocks = last["content"]
+            if blocks and blocks[-1]["type"] == "tool_result":
+                blocks.extend(written["content"])  # results only so far: the common case
+                if len(written) > 2:
+                    _join_fields(last, written)
+                continue
+        elif not joins and not merge_consecutive:
+            before = PLAIN_TEXT[last_message._role] if last_message is not None else last_role
+            raise FormatError(
+                f"{FORMAT} needs user and assistant turns to alternate: a {kind} message "
+                f"after a {before} message (pass merge_consecutive=True to merge them)",
+                path=f"messages[{index}]",
+            )
+        _join(last, written)
+        if kind != "tool":
+            last_message = message
+    payload: dict[str, Any] = {}
+    if system:
+        if len(system) == 1 and not system_blocks and len(system[0]) == 2:
+            payload["system"] = system[0]["text"]
+        else:
+            payload["system"] = system
+    payload["messages"] = turns
+    return payload
+
+
+def _not_plain(message: ChatMessageContent) -> None:
+    """The quick path's place when every message is to be written the general way."""
+
+
+def _join(turn: dict[str, Any], written: dict[str, Any]) -> None:
+    """Add a message's turn to the turn before: results after its results, the rest last.
+
+    The message's other keys (kept as hints) are added too.
+    """
+    blocks = turn["content"]
+    if type(blocks) is str:
+        blocks = turn["content"] = [{"type": "text", "text": blocks}]
+    content = written["content"]
+    if type(content) is str:
+        content = [{"type": "text", "text": content}]
+    results = _leading_results(content)
+    if results:
+        at = _leading_results(blocks)
+        blocks[at:at] = content[:results]
+        blocks.extend(content[results:])
+    else:
+        blocks.extend(content)
+    _join_fields(turn, written)
+
+
+def _join_fields(turn: dict[str, Any], written: dict[str, Any]) -> None:
+    """Add a message's other keys (kept as hints) to the turn it joins."""
+    for key, value in written.items():
+        if key not in ("role", "content"):
+            turn[key] = value
+
+
+def _leading_results(blocks: list[dict[str, Any]]) -> int:
+    """How many ``tool_result`` blocks lead a turn's content."""
+    count = 0
+    for block in blocks:
+        if block.get("type") != "tool_result":
+            break
+        count += 1
+    return count
+
+
+# --- the common shapes, quickly -----------------------------------------------------------
+
+
+def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noqa: PLR0915
+    """Write the common shapes without hints quickly; ``None`` sends the rest the long way.
+
+    Covers user and assistant messages of plain text items, a user's base64 or URL images,
+    an assistant's tool calls and Anthropic thinking, and tool messages of string results
+    (written as a user turn), none with a name or metadata. System messages have their own
+    quick path (`_plain_system_text`). One function on purpose: a call per message would
+    cost more than the branches it saves.
+    """
+    if message._metadata or message._name is not None:
+        return None
+    role = PLAIN_TEXT[message._role]  # the slots behind the properties: this is a hot path
+    items = message._items
+    if role == "tool":
+        if len(items) == 1:  # one result per tool message, as Chat Completions sends them
+            (result,) = items
+            if type(result) is not FunctionResultContent:
+                return None
+            call_id, answer = result._call_id, result._result
+            if (
+                result._metadata
+                or type(call_id) is not str
+                or type(answer) is not str
+                or result._is_error is not False
+            ):
+                return None
+            block = {"type": "tool_result", "tool_use_id": call_id, "content": answer}
+            return {"role": "user", "content": [block]}
+        blocks: list[dict[str, Any]] = []
+        for result in items:
+            if type(result) is not FunctionResultContent:
+                return None
+            call_id, answer = result._call_id, result._result
+            if (
+                result._metadata
+                or type(call_id) is not str
+                or type(answer) is not str
+                or result._is_error is not False
+            ):
+                return None
+            blocks.append({"type": "tool_result", "tool_use_id": call_id, "content": answer})
+        return {"role": "user", "content": blocks} if blocks else None
+    if len(items) == 1:  # most messages are one text: no lists to build
+        (item,) = items
+        if type(item) is TextContent and not item._metadata and not item._citations:
+            text = item._text
+            if type(text) is str and role in ("user", "assistant"):
+                return {"role": role, "content": text}
+            return None
+    blocks = []
+    if role == "user":
+        results = 0
+        for item in items:
+            if item._metadata:
+                return None
+            if type(item) is TextContent:
+                text = item._text
+                if item._citations or type(text) is not str:
+                    return None
+                blocks.append({"type": "text", "text": text})
+            elif type(item) is ImageContent:
+                image = _plain_image(item)
+                if image is None:
+                    return None
+                blocks.append(image)
+            elif type(item) is FunctionResultContent and results == len(blocks):
+                answered = _plain_result(item)
+                if answered is None:
+                    return None
+                blocks.append(answered)
+                results += 1
+            else:
+                return None
+        if len(blocks) == 1 and results == 0 and blocks[0]["type"] == "text":
+            return None  # one text is a string, unless broken: the long way says which
+        return {"role": "user", "content": blocks}
+    if role != "assistant":
+        return None
+    inputs = _FLAT_INPUTS[jsoncodec.BACKEND]
+    for item in items:
+        if item._metadata:
+            return None
+        if type(item) is TextContent:
+            text = item._text
+            if item._citations or type(text) is not str:
+                return None
+            blocks.append({"type": "text", "text": text})
+        elif type(item) is FunctionCallContent:
+            call_id, name, arguments = item._id, item._name, item._arguments
+            if type(call_id) is not str or type(name) is not str:
+                return None
+            flat = inputs.get(arguments) if type(arguments) is str else None
+            parsed = flat.copy() if flat is not None else _plain_input(arguments, inputs)
+            if parsed is None:
+                return None
+            blocks.append({"type": "tool_use", "id": call_id, "name": name, "input": parsed})
+        elif type(item) is ReasoningContent:
+            provider, signature, text = item._provider, item._signature, item._text
+            if (
+                (provider is not None and provider != PROVIDER)
+                or type(signature) is not str
+                or type(text) is not str
+                or item._encrypted is not None
+            ):
+                return None
+            blocks.append({"type": "thinking", "thinking": text, "signature": signature})
+        else:
+            return None
+    if len(blocks) == 1 and blocks[0]["type"] == "text":
+        return None  # one text is a string, unless broken: the long way says which
+    return {"role": "assistant", "content": blocks}
+
+
+def _plain_system_text(message: ChatMessageContent) -> str | None:
+    """The text of a system or developer message of one plain text item, else ``None``."""
+    items = message._items
+    if message._metadata or message._name is not None or len(items) != 1:
+        return None
+    (item,) = items
+    if (
+        type(item) is not TextContent
+        or item._metadata
+        or item._citations
+        or type(item._text) is not str
+        or PLAIN_TEXT[message._role] not in _INSTRUCTION_ROLES
+    ):
+        return None
+    return item._text
+
+
+def _plain_result(result: FunctionResultContent) -> dict[str, Any] | None:
+    """A ``tool_result`` block for a string result with no error or metadata, or ``None``."""
+    call_id, answer = result._call_id, result._result
+    if (
+        result._metadata
+        or type(call_id) is not str
+        or type(answer) is not str
+        or result._is_error is not False
+    ):
+        return None
+    return {"type": "tool_result", "tool_use_id": call_id, "content": answer}
+
+
+def _plain_image(item: ImageContent) -> dict[str, Any] | None:
+    """An image block from bytes of a type Anthropic takes, or an http(s) URL; else ``None``."""
+    if item._detail is not None or item._file_id is not None:
+        return None
+    uri = item._uri
+    if uri is None:
+        mime_type = item._mime_type
+        if mime_type not in IMAGE_TYPES:
+            return None
+        source = {"type": "base64", "media_type": mime_type, "data": item.base64}
+        return {"type": "image", "source": source}
+    if type(uri) is str and uri[:8].lower().startswith(("https://", "http://")):
+        return {"type": "image", "source": {"type": "url", "url": uri}}
+    return None
+
+
+_FLAT_INPUTS: dict[str, dict[str, dict[str, Any]]] = {"orjson": {}, "json": {}}
+"""Arguments text already parsed into an object of plain values, by JSON backend.
+
+Agent loops send the whole history again at every turn, so the same arguments are parsed
+again and again. An object whose values are all strings, numbers, booleans or null is kept
+(up to `_FLAT_LIMIT` texts of at most `_FLAT_LENGTH` characters) and given out as a copy,
+which shares nothing mutable with it. A parse is exact, so a text gives the same object
+whether it is found here or parsed again.
+"""
+_FLAT_LIMIT = 4096
+_FLAT_LENGTH = 2048
+_FLAT_VALUES = (str, int, float, bool, type(None))
+
+
+def _plain_input(arguments: Any, inputs: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """A call's arguments as the ``input`` object, or ``None`` for the general writer to say why.
+
+    A text that parses into a flat object is kept in ``inputs`` (see `_FLAT_INPUTS`).
+    """
+    if type(arguments) is str:
+        try:
+            parsed = jsoncodec.loads(arguments)
+        except SerializationError:  # blank, or not JSON: the general writer says which
+            return None
+        if type(parsed) is not dict:
+            return None
+        if len(arguments) <= _FLAT_LENGTH and all(
+            type(value) in _FLAT_VALUES for value in parsed.values()
+        ):
+            if len(inputs) >= _FLAT_LIMIT:
+                inputs.clear()
+            inputs[arguments] = parsed
+            return parsed.copy()
+        return parsed
+    if arguments is None:
+        return {}
+    if type(arguments) is dict:
+        try:
+            copied: dict[str, Any] = json_value(arguments, "arguments")
+        except SerializationError:
+            return None
+        return copied
+    return None
+
+
+# --- the general writer -------------------------------------------------------------------
+
+
+def _write_message(
+    message: ChatMessageContent,
+    path: str,
+    on_unsupported: OnUnsupported | None,
+    started: bool,
+) -> _Written | None:
+    """Write one message, locating every problem; ``None`` when all its items were left out.
+
+    ``started`` says whether a user or assistant turn came before (a system message after
+    one is moved to the top-level ``system`` and reported).
+    """
+    role = str(message.role)
+    if role not in ("user", "assistant", "tool") and role not in _INSTRUCTION_ROLES:
+        raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
+    check_stored(message, path, FormatError)
+    items = list(enumerate(message.items))
+    for index, item in items:
+        check_stored(item, f"{path}.items[{index}]", FormatError)
+    lost_metadata(message, path, FORMAT, on_unsupported)
+    for index, item in items:
+        lost_metadata(item, f"{path}.items[{index}]", FORMAT, on_unsupported)
+    if message.name is not None:
+        unsupported_field(on_unsupported, FORMAT, f"{path}.name", f"the name of a {role} message")
+    hints = get_hints(message, HINTS)
+    fields = hints.get("fields")
+    fields = dict(fields) if isinstance(fields, dict) and fields else None
+
+    if role in _INSTRUCTION_ROLES:
+        return _write_system(role, items, path, on_unsupported, started, hints)
+    results: list[dict[str, Any]] = []
+    blocks: list[dict[str, Any]] = []
+    for index, item in items:
+        where = f"{path}.items[{index}]"
+        if isinstance(item, FunctionResultContent) and codecs.encoder_for(item) is None:
+            if role == "assistant":
+                unsupported(on_unsupported, FORMAT, where, item, "in an assistant message")
+                continue
+            block = _result_block(item, where, on_unsupported)
+            if block is not None:
+                results.append(block)
+            continue
+        if role == "assistant":
+            block = _assistant_block(item, where, on_unsupported)
+        else:
+            block = _user_block(item, where, on_unsupported, f"in a {role} message")
+        if block is not None:
+            blocks.append(block)
+    content: Any = results + blocks
+    if not content and items:
+        return None
+    if (
+        len(content) == 1
+        and role != "tool"
+        and not hints.get("parts")
+        and content[0]["type"] == "text"
+        and len(content[0]) == 2
+    ):
+        content = content[0]["text"]
+    turn = {"role": "assistant" if role == "assistant" else "user", "content": content}
+    if fields:
+        turn.update(fields)
+    return turn
+
+
+def _write_system(  # noqa: PLR0917 - the general writer's state, passed on
+    role: str,
+    items: list[tuple[int, KernelContent]],
+    path: str,
+    on_unsupported: OnUnsupported | None,
+    started: bool,
+    hints: dict[str, Any],
+) -> _Written | None:
+    """A system or developer message's text blocks, for the top-level ``system``."""
+    if started:
+        what = f"the place of a {role} message after the first turn (moved to the system)"
+        unsupported_field(on_unsupported, FORMAT, path, what)
+    system: list[dict[str, Any]] = []
+    for index, item in items:
+        where = f"{path}.items[{index}]"
+        if isinstance(item, TextContent) and codecs.encoder_for(item) is None:
+            system.append(_text_block(item, where, on_unsupported))
+        else:
+            unsupported(on_unsupported, FORMAT, where, item, f"in a {role} message (text only)")
+    if not system and items:
+        return None
+    written: dict[str, Any] = {"role": "system", "content": system}
+    if hints.get("blocks") or len(system) != 1 or len(system[0]) != 2:
+        written["blocks"] = True
+    return written
+
+
+def _assistant_block(
+    item: KernelContent, path: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any] | None:
+    encoded = codecs.encode(item, path)
+    if encoded is not None:
+        return encoded
+    if isinstance(item, TextContent):
+        return _text_block(item, path, on_unsupported)
+    if isinstance(item, FunctionCallContent):
+        if item.id is None:
+            unsupported(on_unsupported, FORMAT, path, item, "without an id")
+            return None
+        block = {
+            "type": "tool_use",
+            "id": item.id,
+            "name": item.name,
+            "input": _input(item.arguments, f"{path}.arguments"),
+        }
+        return _with_fields(block, item)
+    if isinstance(item, ReasoningContent):
+        return _thinking_block(item, path, on_unsupported)
+    if isinstance(item, UnknownContent):
+        return _unknown_block(item, path)
+    unsupported(on_unsupported, FORMAT, path, item, "in an assistant message")
+    return None
+
+
+def _user_block(
+    item: KernelContent, path: str, on_unsupported: OnUnsupported | None, where: str
+) -> dict[str, Any] | None:
+    """A block a user turn or a tool result holds: text, image, document, or one kept whole."""
+    encoded = codecs.encode(item, path)
+    if encoded is not None:
+        return encoded
+    if isinstance(item, TextContent):
+        return _text_block(item, path, on_unsupported)
+    if isinstance(item, ImageContent):
+        return _image_block(item, path, on_unsupported)
+    if isinstance(item, FileContent):
+        return _document_block(item, path, on_unsupported)
+    if isinstance(item, UnknownContent):
+        return _unknown_block(item, path)
+    unsupported(on_unsupported, FORMAT, path, item, where)
+    return None
+
+
+def _text_block(
+    item: TextContent, path: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any]:
+    block: dict[str, Any] = {"type": "text", "text": item.text}
+    if item.citations:
+        written = [
+            citation
+            for index, each in enumerate(item.citations)
+            if (citation := write_citation(each, f"{path}.citations[{index}]", on_unsupported))
+            is not None
+        ]
+        if written:
+            block["citations"] = written
+    return _with_fields(block, item)
+
+
+def _image_block(
+    item: ImageContent, path: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any] | None:
+    source: dict[str, Any]
+    if item.file_id is not None:
+        source = {"type": "file", "file_id": item.file_id}
+    elif item.uri is not None:
+        if not item.uri[:8].lower().startswith(("https://", "http://")):
+            unsupported(on_unsupported, FORMAT, path, item, "by a URI other than http(s)")
+            return None
+        source = {"type": "url", "url": item.uri}
+    else:
+        mime_type = item.mime_type or ""
+        bare = mime_type.partition(";")[0].strip().lower()
+        if bare not in IMAGE_TYPES:
+            why = f"of type {bare or 'unknown'} (JPEG, PNG, GIF or WebP only)"
+            unsupported(on_unsupported, FORMAT, path, item, why)
+            return None
+        source = {"type": "base64", "media_type": bare, "data": item.base64}
+    if item.detail is not None:
+        unsupported_field(on_unsupported, FORMAT, f"{path}.detail", "an image's detail")
+    return _with_fields({"type": "image", "source": _with_source(source, item)}, item)
+
+
+def _document_block(
+    item: FileContent, path: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any] | None:
+    source: dict[str, Any]
+    if item.file_id is not None:
+        source = {"type": "file", "file_id": item.file_id}
+    elif item.uri is not None:
+        source = {"type": "url", "url": item.uri}
+    else:
+        mime_type = item.mime_type or ""
+        bare = mime_type.partition(";")[0].strip().lower()
+        kind = get_hints(item, HINTS).get("source")
+        if kind == "text" or (kind is None and bare == "text/plain"):
+            try:
+                text = (item.data or b"").decode("utf-8", "surrogatepass")
+            except UnicodeDecodeError:
+                unsupported(on_unsupported, FORMAT, path, item, "as plain text that is not UTF-8")
+                return None
+            media_type = mime_type if kind == "text" else bare
+            source = {"type": "text", "media_type": media_type, "data": text}
+        elif kind == "base64" or bare == "application/pdf":
+            media_type = mime_type if kind == "base64" else bare
+            source = {"type": "base64", "media_type": media_type, "data": item.base64}
+        else:
+            why = f"of type {bare or 'unknown'} (PDF or plain text only)"
+            unsupported(on_unsupported, FORMAT, path, item, why)
+            return None
+    block: dict[str, Any] = {"type": "document", "source": _with_source(source, item)}
+    if item.filename is not None:
+        block["title"] = item.filename
+    return _with_fields(block, item)
+
+
+def _result_block(
+    item: FunctionResultContent, path: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any] | None:
+    if item.call_id is None:
+        unsupported(on_unsupported, FORMAT, path, item, "without the id of its call")
+        return None
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": item.call_id}
+    result = item.result
+    if isinstance(result, str):
+        block["content"] = result
+    elif type(result) is list and all(isinstance(each, KernelContent) for each in result):
+        content = []  # an empty list is written as no blocks, as it was read
+        for index, each in enumerate(result):
+            where = f"{path}.result[{index}]"
+            lost_metadata(each, where, FORMAT, on_unsupported)
+            written = _user_block(each, where, on_unsupported, "in a tool result")
+            if written is not None:
+                content.append(written)
+        block["content"] = content
+    elif result is not None:
+        block["content"] = compact_json(result, f"{path}.result")
+    if item.is_error:
+        block["is_error"] = True
+    return _with_fields(block, item)
+
+
+def _thinking_block(
+    item: ReasoningContent, path: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any] | None:
+    provider = item.provider
+    if provider is not None and provider != PROVIDER:
+        detail = (
+            f"{FORMAT} cannot carry reasoning from another provider ({provider!r}); "
+            "it is never sent as text"
+        )
+        lose(on_unsupported, path, detail, "warn")
+        return None
+    if item.signature is not None:
+        block = {"type": "thinking", "thinking": item.text, "signature": item.signature}
+    elif item.encrypted is not None:
+        if item.text:
+            what = "the text of redacted thinking (only its encrypted data is sent back)"
+            unsupported_field(on_unsupported, FORMAT, f"{path}.text", what)
+        block = {"type": "redacted_thinking", "data": item.encrypted}
+    else:
+        detail = (
+            f"{FORMAT} cannot carry reasoning without the signature Anthropic needs back; "
+            "it is never sent as text"
+        )
+        lose(on_unsupported, path, detail, "warn")
+        return None
+    return _with_fields(block, item)
+
+
+def _unknown_block(item: UnknownContent, path: str) -> dict[str, Any]:
+    """A block read whole (a server tool's, a newer type's), written back as it came."""
+    try:
+        fields: dict[str, Any] = json_value(item.fields, f"{path}.fields")
+    except SerializationError as error:
+        raise FormatError(error.detail, path=error.path) from None
+    return {"type": item.type, **fields}
+
+
+def _input(arguments: str | Mapping[str, Any] | None, path: str) -> dict[str, Any]:
+    """A call's arguments as the ``input`` object.
+
+    Raises:
+        FormatError: the text is not JSON or not an object, or a value put into a mapping is
+            not JSON; located at ``path`` (the call's ``arguments``).
+    """
+    if arguments is None:
+        return {}
+    if isinstance(arguments, str):
+        if not arguments.strip():
+            return {}
+        try:
+            parsed = jsoncodec.loads(arguments)
+        except SerializationError as error:
+            detail = error.detail.removeprefix("malformed JSON: ")
+            raise FormatError(f"arguments are not valid JSON: {detail}", path=path) from None
+        if type(parsed) is not dict:
+            kind = "an array" if type(parsed) is list else f"a JSON {type(parsed).__name__}"
+            raise FormatError.mismatch(path, "arguments that are a JSON object", kind)
+        return parsed
+    try:
+        copied: dict[str, Any] = json_value(dict(arguments), path)
+    except SerializationError as error:
+        raise FormatError(error.detail, path=error.path) from None
+    return copied
+
+
+def _with_source(source: dict[str, Any], item: KernelContent) -> dict[str, Any]:
+    extra = get_hints(item, HINTS).get("source_fields")
+    if isinstance(extra, dict):
+        for key, value in extra.items():
+            source.setdefault(key, value)
+    return source
+
+
+def _with_fields(block: dict[str, Any], item: KernelContent) -> dict[str, Any]:
+    """A block with the keys its item keeps as hints; the item's own fields win."""
+    fields = get_hints(item, HINTS).get("fields")
+    if isinstance(fields, dict):
+        for key, value in fields.items():
+            block.setdefault(key, value)
+    return block
