@@ -433,6 +433,72 @@ def responses_payloads() -> st.SearchStrategy[list[dict[str, Any]]]:
     return st.lists(item, max_size=6)
 
 
+# --- OpenAI citations (test_openai_citations.py) -------------------------------------------
+#
+# Payloads whose texts carry annotations of every documented type, SDK-valid, for
+# ``to_payload(from_payload(p)) == p``. Offsets need not fall inside the text: the readers
+# keep them as given.
+
+_OFFSETS = st.integers(0, 400)
+_WEB_URLS = _URL_PATHS.map("https://example.com/{}".format)
+
+
+def _responses_annotations() -> st.SearchStrategy[dict[str, Any]]:
+    url = st.builds(
+        lambda start, end, title, url: {"type": "url_citation", "start_index": start,
+                                        "end_index": end, "url": url, "title": title},
+        _OFFSETS, _OFFSETS, _SHORT, _WEB_URLS,
+    )
+    file = st.builds(
+        lambda file_id, name, index: {"type": "file_citation", "file_id": file_id,
+                                      "filename": name, "index": index},
+        _IDS.map("file-{}".format), st.sampled_from(["a.pdf", "notes.txt"]), _OFFSETS,
+    )
+    container = st.builds(
+        lambda container, file_id, start, end: {
+            "type": "container_file_citation", "container_id": container, "file_id": file_id,
+            "filename": "plot.png", "start_index": start, "end_index": end},
+        _IDS.map("cntr_{}".format), _IDS.map("cfile_{}".format), _OFFSETS, _OFFSETS,
+    )
+    path = st.builds(
+        lambda file_id, index: {"type": "file_path", "file_id": file_id, "index": index},
+        _IDS.map("file-{}".format), st.integers(0, 5),
+    )
+    return st.one_of(url, file, container, path)
+
+
+def responses_payloads_with_annotations() -> st.SearchStrategy[list[dict[str, Any]]]:
+    """Responses ``input`` lists of user messages and output messages with annotated texts."""
+    output_text = _merged(
+        st.builds(lambda text, annotations: {"type": "output_text", "text": text,
+                                             "annotations": annotations},
+                  _SHORT, st.lists(_responses_annotations(), max_size=4)),
+        _maybe("logprobs", st.just([])),
+    )
+    output_message = st.builds(
+        lambda n, content: {"id": f"msg_{n}", "type": "message", "status": "completed",
+                            "role": "assistant", "content": content},
+        st.integers(0, 9), st.lists(output_text, min_size=1, max_size=2),
+    )
+    user = _SHORT.map(lambda text: {"role": "user", "content": text})
+    return st.lists(st.one_of(user, output_message), max_size=4)
+
+
+def chat_answers_with_annotations() -> st.SearchStrategy[dict[str, Any]]:
+    """Chat Completions answers (``choices[0].message``) with ``url_citation`` annotations."""
+    annotation = st.builds(
+        lambda start, end, title, url: {"type": "url_citation", "url_citation": {
+            "start_index": start, "end_index": end, "title": title, "url": url}},
+        _OFFSETS, _OFFSETS, _SHORT, _WEB_URLS,
+    )
+    return _merged(
+        st.builds(lambda text, annotations: {"role": "assistant", "content": text,
+                                             "annotations": annotations},
+                  _SHORT, st.lists(annotation, max_size=3)),
+        _maybe("refusal", st.none()),
+    )
+
+
 # --- Anthropic Messages (test_anthropic_properties.py) -----------------------------------
 #
 # Histories in two sizes. `anthropic_histories` gives histories the format writes and reads

@@ -9,6 +9,14 @@ does not model is kept under ``metadata["openai_chat"]`` so that ``to_payload(fr
 written. An assistant message with no text is written with ``"content": null``, as the API
 sends it; one read without a ``content`` key keeps a hint and is written back without it.
 
+Citations: a ``ChatCompletion`` message's ``annotations`` (``url_citation``, offsets into the
+content string) become the citations of its text item. The request types have no
+``annotations``, so the rule is: a message read with them (a response, or its message
+appended to the next request) writes them back as read, from its texts' current citations;
+on any other message, citations are a field loss (left out with a warning by default), and
+so is what a ``url_citation`` cannot hold (a citation without a url, a quote, a source's
+span). A list holding a type other than ``url_citation`` stays a hint, written back as read.
+
 `from_payload` also takes whole documents: a request body, a fine-tuning line, a
 ``chat.completion`` and an OpenAI Batch input or output line. `from_request` and `to_request`
 read and write a request body with its options (``history.options``).

@@ -43,6 +43,7 @@ from ..wire import (
     set_hints,
     usage_from,
 )
+from .citations import read_annotations
 from .shared import (
     AUDIO_MIME,
     FORMAT,
@@ -338,7 +339,7 @@ def _read_assistant(  # noqa: PLR0917 - one private reader filling the caller's 
 ) -> None:
     content = message.get("content")
     if isinstance(content, str):
-        items.append(TextContent(content))
+        items.append(_read_answer_text(message, content, path, fields, hints))
     elif isinstance(content, list):
         items.extend(read_parts(content, f"{path}.content", _read_part))
         texts = sum(isinstance(item, TextContent) for item in items)
@@ -386,6 +387,29 @@ def _read_assistant(  # noqa: PLR0917 - one private reader filling the caller's 
         )
     elif "function_call" in message:
         fields["function_call"] = function_call
+
+
+def _read_answer_text(
+    message: dict[str, Any],
+    content: str,
+    path: str,
+    fields: dict[str, Any],
+    hints: dict[str, Any],
+) -> TextContent:
+    """An assistant's string content, with the message's ``annotations`` as its citations.
+
+    The offsets of a response's annotations index this string. They move from the message's
+    ``fields`` to the text, and the hint ``annotations`` says to write them back there.
+    """
+    text = TextContent(content)
+    annotations = message.get("annotations")
+    if isinstance(annotations, list):
+        citations = read_annotations(annotations, f"{path}.annotations")
+        if citations is not None:
+            text.citations = citations
+            del fields["annotations"]
+            hints["annotations"] = True
+    return text
 
 
 def _read_tool_call(call: Any, path: str) -> FunctionCallContent:

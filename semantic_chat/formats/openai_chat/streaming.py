@@ -19,7 +19,9 @@ from ...streaming import (
 from ..wire import (
     as_plain,
 )
+from .citations import read_annotations
 from .reading import read_usage
+from .shared import HINTS
 
 __all__ = [
     "from_stream",
@@ -31,7 +33,10 @@ def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
 
     Each choice of each chunk gives one `StreamingChatMessageContent` (its ``choice_index`` is
     the choice's index). Text, refusal and audio-transcript deltas become text and refusal
-    fragments, tool-call deltas call fragments; the final usage-only chunk (``choices: []``)
+    fragments, tool-call deltas call fragments; a delta's ``annotations`` (web search sends
+    them, after the text) an empty text fragment carrying them as citations, with the
+    message hint that writes them back, as `from_response` reads them; the final usage-only
+    chunk (``choices: []``)
     gives a chunk with the usage for choice 0. Merge them with
     `StreamingChatMessageContent.accumulate` (or `accumulate_choices` for several choices).
 
@@ -70,6 +75,15 @@ def _read_delta(choice: dict[str, Any], path: str) -> StreamingChatMessageConten
     content = delta.get("content")
     if isinstance(content, str) and content:
         items.append(StreamingTextContent(content))
+    metadata: dict[str, Any] = {}
+    annotations = delta.get("annotations")  # sent with web search; not in the SDK's delta type
+    if isinstance(annotations, list) and annotations:
+        citations = read_annotations(annotations, f"{path}.delta.annotations")
+        if citations is None:  # a type other than url_citation: kept as from_response keeps it
+            metadata[HINTS] = {"fields": {"annotations": annotations}}
+        else:
+            items.append(StreamingTextContent("", citations=tuple(citations)))
+            metadata[HINTS] = {"annotations": True}
     refusal = delta.get("refusal")
     if isinstance(refusal, str) and refusal:
         items.append(StreamingRefusalContent(refusal))
@@ -109,4 +123,5 @@ def _read_delta(choice: dict[str, Any], path: str) -> StreamingChatMessageConten
         items=items,
         choice_index=index if isinstance(index, int) else 0,
         finish_reason=reason if isinstance(reason, str) else None,
+        metadata=metadata,
     )

@@ -31,6 +31,7 @@ from ..wire import (
     unsupported,
     unsupported_field,
 )
+from .citations import write_annotations
 from .shared import (
     AUDIO_FORMAT,
     FORMAT,
@@ -116,7 +117,7 @@ def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None: 
         return None
     if len(items) == 1:  # most messages are one text: no lists to build
         (item,) = items
-        if type(item) is TextContent and not item._metadata:
+        if type(item) is TextContent and not item._metadata and not item._citations:
             text, author = item._text, message._name
             if type(text) is not str:
                 return None
@@ -133,8 +134,8 @@ def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None: 
             return None
         if type(item) is TextContent:
             text = item._text
-            if calls or type(text) is not str:
-                return None  # text after a call: the general writer keeps the order rule
+            if calls or type(text) is not str or item._citations:
+                return None  # text after a call (the order rule), or citations to report
             texts.append(text)
             if media is not None:
                 media.append({"type": "text", "text": text})
@@ -256,6 +257,8 @@ def _write_assistant(
     refusals: list[str] = []
     calls: list[dict[str, Any]] = []
     as_parts = bool(hints.get("parts"))
+    # Only a message read with annotations (a response's) gets them back: requests have none.
+    annotations: list[dict[str, Any]] | None = [] if hints.get("annotations") else None
     for i, item in items:
         where = f"{path}.items[{i}]"
         encoded = codecs.encode(item, where)
@@ -263,6 +266,10 @@ def _write_assistant(
             content.append(encoded)
         elif isinstance(item, TextContent):
             content.append(_with_fields({"type": "text", "text": item.text}, item))
+            if annotations is None:
+                _lost_citations(item, where, on_unsupported)
+            else:
+                annotations += write_annotations(item.citations, item.text, where, on_unsupported)
         elif isinstance(item, RefusalContent):
             if as_parts and not get_hints(item, HINTS).get("key"):
                 content.append(_with_fields({"type": "refusal", "refusal": item.text}, item))
@@ -294,6 +301,20 @@ def _write_assistant(
         written["refusal"] = "\n".join(refusals)
     if calls:
         written["tool_calls"] = calls
+    if annotations is not None:
+        written["annotations"] = annotations
+
+
+def _lost_citations(
+    item: TextContent, path: str, on_unsupported: OnUnsupported | None
+) -> None:
+    """Report a text's citations, which a request message cannot carry, as a field loss."""
+    if item.citations:
+        what = (
+            "citations in a request message (it has no annotations; an assistant message "
+            "read with them writes them back)"
+        )
+        unsupported_field(on_unsupported, FORMAT, f"{path}.citations", what)
 
 
 def _write_tool_call(item: FunctionCallContent, path: str) -> dict[str, Any]:
@@ -327,6 +348,7 @@ def _write_result(
             if encoded is not None:
                 content.append(encoded)
             elif isinstance(element, TextContent):
+                _lost_citations(element, f"{path}.result[{index}]", on_unsupported)
                 content.append(_with_fields({"type": "text", "text": element.text}, element))
             else:
                 unsupported(
@@ -357,6 +379,7 @@ def _write_part(
     if encoded is not None:
         return encoded
     if isinstance(item, TextContent):
+        _lost_citations(item, path, on_unsupported)
         return _with_fields({"type": "text", "text": item.text}, item)
     if role in INSTRUCTION_ROLES:
         unsupported(on_unsupported, FORMAT, path, item, f"in a {role} message (text only)")

@@ -8,6 +8,13 @@ message whose items keep the order. Reasoning items keep their ``id``, ``summary
 ``encrypted_content`` so they can be sent back. What the format does not model is kept under
 ``metadata["openai_responses"]`` so that ``to_payload(from_payload(p)) == p``.
 
+An ``output_text``'s ``annotations`` are its text's ``citations`` (see
+`semantic_chat.formats.openai_responses.citations` for each type) and are written back
+exactly; a stream's ``output_text.annotation.added`` events add them to the text fragment.
+Only ``output_text`` has annotations, and it is only valid in an output message item (one
+read with its id): the citations of any other text, and what an annotation cannot hold (a
+quote, a page range, a citation with neither url nor file id), are reported as field losses.
+
 `from_payload` also takes whole documents: a request body, a ``response`` object and an
 OpenAI Batch input or output line. `from_request` and `to_request` read and write a request
 body with its options (``history.options``: model, tools, reasoning effort, ``store`` ...).

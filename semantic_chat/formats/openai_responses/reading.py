@@ -32,6 +32,7 @@ from ..wire import (
     set_hints,
     usage_from,
 )
+from .citations import read_annotation
 from .shared import (
     AUDIO_MIME,
     FORMAT,
@@ -259,8 +260,7 @@ def _read_part(part: dict[str, Any], path: str) -> KernelContent:
     known: tuple[str, ...]
     no_detail = False
     if kind in ("input_text", "output_text"):
-        item = TextContent(require(part, "text", str, path))
-        known = ("type", "text")
+        item, known = _read_text(part, kind, path)
     elif kind == "refusal":
         item = RefusalContent(require(part, "refusal", str, path))
         known = ("type", "refusal")
@@ -296,6 +296,8 @@ def _read_part(part: dict[str, Any], path: str) -> KernelContent:
     hints: dict[str, Any] = {}
     if kind == "output_text":
         hints["output"] = True
+        if "annotations" not in part:  # the API always sends them; written back as read
+            hints["no_annotations"] = True
     if no_detail:
         hints["no_detail"] = True
     extra = {key: value for key, value in part.items() if key not in known}
@@ -303,6 +305,19 @@ def _read_part(part: dict[str, Any], path: str) -> KernelContent:
         hints["fields"] = extra
     set_hints(item, HINTS, hints)
     return item
+
+
+def _read_text(part: dict[str, Any], kind: str, path: str) -> tuple[TextContent, tuple[str, ...]]:
+    """A text part, an ``output_text``'s annotations read as the item's citations."""
+    item = TextContent(require(part, "text", str, path))
+    annotations = part.get("annotations")
+    if kind != "output_text" or not isinstance(annotations, list):
+        return item, ("type", "text")  # anything else under "annotations" stays a hint
+    item.citations = [
+        read_annotation(annotation, f"{path}.annotations[{index}]")
+        for index, annotation in enumerate(annotations)
+    ]
+    return item, ("type", "text", "annotations")
 
 
 def _read_file(part: dict[str, Any], path: str) -> tuple[FileContent, tuple[str, ...]]:

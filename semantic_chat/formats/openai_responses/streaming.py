@@ -21,6 +21,7 @@ from ..wire import (
     as_plain,
     require,
 )
+from .citations import read_annotation
 from .reading import read_finish_reason, read_usage
 from .shared import (
     HINTS,
@@ -35,7 +36,9 @@ __all__ = [
 def from_stream(events: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
     """Read Responses stream events (dicts or SDK objects) as streaming chunks.
 
-    Text, refusal and reasoning-summary deltas become fragments; a function call starts with
+    Text, refusal and reasoning-summary deltas become fragments (text ones keep their
+    ``output_index`` as their ``index``), and an ``output_text.annotation.added`` event an
+    empty text fragment carrying the annotation as a `Citation`; a function call starts with
     its ``output_item.added`` event (call id and name) and grows by its argument deltas, keyed
     by ``output_index``; reasoning items keep their id and encrypted content; the final
     ``response.completed`` (or ``incomplete``) event gives id, model, usage and finish reason.
@@ -70,7 +73,13 @@ def _read_event(event: dict[str, Any], kind: Any, path: str) -> StreamingChatMes
     index = event.get("output_index")
     items: list[KernelContent] = []
     if kind == "response.output_text.delta" and isinstance(delta, str):
-        items.append(StreamingTextContent(delta))
+        items.append(StreamingTextContent(delta, index=_block(index)))
+    elif kind == "response.output_text.annotation.added":
+        annotation = event.get("annotation")
+        if annotation is None:  # the SDK allows an event without one
+            return None
+        citation = read_annotation(annotation, f"{path}.annotation")
+        items.append(StreamingTextContent("", citations=(citation,), index=_block(index)))
     elif kind == "response.refusal.delta" and isinstance(delta, str):
         items.append(StreamingRefusalContent(delta))
     elif kind == "response.reasoning_summary_text.delta" and isinstance(delta, str):
@@ -97,6 +106,15 @@ def _read_event(event: dict[str, Any], kind: Any, path: str) -> StreamingChatMes
     else:
         return None
     return StreamingChatMessageContent(AuthorRole.ASSISTANT, items=items)
+
+
+def _block(index: Any) -> int | None:
+    """An event's ``output_index`` as a text fragment's block index (``None`` if it has none).
+
+    Texts of different output messages stay different items, so that each one's citations
+    index its own text, as `from_response` reads them.
+    """
+    return index if type(index) is int else None
 
 
 def _item_fragment(item: dict[str, Any], index: Any, added: bool) -> KernelContent | None:

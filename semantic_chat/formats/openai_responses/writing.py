@@ -31,6 +31,7 @@ from ..wire import (
     unsupported,
     unsupported_field,
 )
+from .citations import write_annotations
 from .shared import (
     FORMAT,
     HINTS,
@@ -175,8 +176,9 @@ class _Writer:
         envelope = get_hints(run[0][1], HINTS).get("message", {})
         self.run_is_output = "id" in envelope.get("fields", {})
         parts = []
+        output_run = self.run_is_output and self.role == "assistant"
         for index, item in run:
-            part = self._write_part(item, f"{self.path}.items[{index}]")
+            part = self._write_part(item, f"{self.path}.items[{index}]", output_run)
             if part is not None:
                 parts.append(part)
         self._emit_message(parts, envelope)
@@ -190,15 +192,20 @@ class _Writer:
         written.update(envelope.get("fields", {}))
         self.payload.append(written)
 
-    def _write_part(self, item: KernelContent, path: str) -> dict[str, Any] | None:
+    def _write_part(
+        self, item: KernelContent, path: str, output_run: bool = False
+    ) -> dict[str, Any] | None:
+        """One content part; ``output_run``: inside an output message item (read with its id)."""
         hints = get_hints(item, HINTS)
+        fields = hints.get("fields", {})
         part: dict[str, Any]
         encoded = codecs.encode(item, path)
         if encoded is not None:
             return encoded
         if isinstance(item, TextContent):
-            kind = "output_text" if hints.get("output") else "input_text"
-            part = {"type": kind, "text": item.text}
+            part = self._write_text(item, path, hints, output_run)
+            if item.citations and "annotations" in fields:  # set since read: they win
+                fields = {key: value for key, value in fields.items() if key != "annotations"}
         elif isinstance(item, RefusalContent):
             if not self.run_is_output:
                 unsupported(
@@ -229,7 +236,31 @@ class _Writer:
         else:
             unsupported(self.on_unsupported, FORMAT, path, item, f"in {_a(self.role)} message")
             return None
-        part.update(hints.get("fields", {}))
+        part.update(fields)
+        return part
+
+    def _write_text(
+        self, item: TextContent, path: str, hints: dict[str, Any], output_run: bool
+    ) -> dict[str, Any]:
+        """An ``output_text`` part with its citations as annotations, or an ``input_text``.
+
+        Only ``output_text`` (in an output message item) has annotations: the citations of a
+        text written as ``input_text`` are reported as a field loss.
+        """
+        citations = item.citations
+        if not (hints.get("output") or output_run):
+            if citations:
+                what = (
+                    "citations outside an output message item (one read with its id): "
+                    "only output_text has annotations"
+                )
+                unsupported_field(self.on_unsupported, FORMAT, f"{path}.citations", what)
+            return {"type": "input_text", "text": item.text}
+        part: dict[str, Any] = {"type": "output_text", "text": item.text}
+        if citations or not hints.get("no_annotations"):
+            part["annotations"] = write_annotations(
+                citations, item.text, path, self.on_unsupported
+            )
         return part
 
     def _write_result(self, item: FunctionResultContent, path: str) -> dict[str, Any]:
