@@ -32,12 +32,12 @@ from semantic_chat.errors import FormatError, UnsupportedContentError
 from semantic_chat.formats import (
     ConversionWarning,
     Problem,
-    anthropic,
     convert,
     openai_chat,
     openai_responses,
     validate,
 )
+from semantic_chat.formats.anthropic.reading import from_response as read_claude
 from semantic_chat.formats.wire import collect_losses
 from semantic_chat.serialization import from_json, to_json
 from semantic_chat.streaming import StreamingChatMessageContent, StreamingTextContent
@@ -596,7 +596,7 @@ def test_validate_warns_about_citations_the_target_cannot_carry():
 
 
 def test_claude_citations_in_openai_formats():
-    claude = anthropic.from_response({
+    claude = read_claude({
         "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
         "stop_reason": "end_turn", "stop_sequence": None,
         "usage": {"input_tokens": 10, "output_tokens": 5},
