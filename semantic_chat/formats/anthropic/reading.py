@@ -77,7 +77,7 @@ def from_payload(messages: Iterable[Any], system: Any = None) -> ChatHistory:
         raise FormatError.mismatch("messages", "a list of messages", describe_type(messages))
     read: list[ChatMessageContent] = []
     if system is not None:
-        read.append(_read_system(system if type(system) is str else as_plain(system, "system")))
+        read.append(_read_system(_plain(system, "system")))
     call_names: dict[str, str] = {}
     read_plain = _read_plain_message
     for index, raw in enumerate(messages):
@@ -270,7 +270,7 @@ def _read_system(system: Any) -> ChatMessageContent:
     items: list[KernelContent] = []
     for index, given in enumerate(system):
         where = f"system[{index}]"
-        block = as_plain(given, where)
+        block = _plain(given, where)
         if type(block) is not dict:
             raise FormatError.mismatch(where, "a text block object", describe_type(block))
         kind = require(block, "type", str, where)
@@ -535,6 +535,11 @@ def _wire(field_path: str, default: str = "data") -> str:
     if field_path.startswith("fields"):
         return field_path.removeprefix("fields").lstrip(".")
     return default
+
+
+def _plain(value: Any, path: str) -> Any:
+    """An SDK object as plain dicts; anything else as it is, for the caller to check."""
+    return as_plain(value, path) if hasattr(value, "model_dump") else value
 
 
 def _optional_str(data: dict[str, Any], key: str, path: str) -> str | None:

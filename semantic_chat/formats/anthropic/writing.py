@@ -148,7 +148,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: a call per message would cost more
                 last, last_role, last_message = written, role, message
                 continue
         else:
-            text = _plain_system_text(message) if quick else None
+            text = _plain_system_text(message) if quick and not turns else None
             if text is not None:
                 system.append({"type": "text", "text": text})
                 continue
