@@ -4,9 +4,12 @@ People keep conversations in the documents the APIs take and give: a Chat Comple
 Responses request body, a ``chat.completion`` or ``response`` object, a line of an OpenAI
 Batch input file (``{"custom_id", "method", "url", "body"}``) or output file
 (``{"custom_id", "response": {"body"}}``), a line of a fine-tuning file (``{"messages",
-"tools", "parallel_tool_calls"}``). `kind_of` tells which one a dict is; `unwrap` takes a
-Batch line apart into its body and a function that puts a converted body back into the same
-envelope, with the ``url`` rewritten for the target's endpoint.
+"tools", "parallel_tool_calls"}``); and for Anthropic a Messages request body, a ``message``
+response, and a line of a Message Batches request (``{"custom_id", "params"}``) or results
+file (``{"custom_id", "result": {"type", "message"}}``). `kind_of` tells which one a dict is;
+`unwrap` takes a Batch line apart into its body and a function that puts a converted body
+back into an envelope for the target: an input line's ``url`` names the target's endpoint,
+and an input line moves between OpenAI's envelope and Anthropic's ``params`` one.
 """
 
 from __future__ import annotations
@@ -35,12 +38,23 @@ Kind = Literal[
     "responses_response",
     "batch_input",
     "batch_output",
+    "anthropic_request",
+    "anthropic_response",
+    "anthropic_batch",
+    "anthropic_batch_result",
 ]
 
 ENDPOINTS = {"openai-chat": "/v1/chat/completions", "openai-responses": "/v1/responses"}
 """The Batch ``url`` of each format's endpoint."""
 
-_REQUESTS = frozenset(("chat_request", "fine_tuning", "responses_request"))
+_REQUESTS = frozenset(("chat_request", "fine_tuning", "responses_request", "anthropic_request"))
+
+ANTHROPIC = "anthropic"
+"""The name of the Anthropic Messages format, whose Batch lines have their own envelope."""
+
+_ANTHROPIC_BODY_KEYS = ("system", "stop_sequences", "anthropic_version")
+"""Keys that make a ``messages`` body an Anthropic one: no OpenAI body has them (``top_k`` and
+``thinking`` are left to `semantic_chat.formats.scoring`: OpenAI-compatible servers take them)."""
 
 
 def kind_of(document: Any) -> Kind | None:
@@ -52,9 +66,15 @@ def kind_of(document: Any) -> Kind | None:
             return "batch_input"
         if "response" in document or "error" in document:
             return "batch_output"
+        if isinstance(document.get("params"), dict):
+            return "anthropic_batch"
+        if isinstance(document.get("result"), dict):
+            return "anthropic_batch_result"
     if "version" in document:
         return None  # this library's own history
     messages = document.get("messages")
+    if isinstance(messages, list) and any(key in document for key in _ANTHROPIC_BODY_KEYS):
+        return "anthropic_request"
     if isinstance(messages, list) and (messages or "model" in document):
         return "chat_request" if "model" in document else "fine_tuning"
     if "input" in document:
@@ -64,6 +84,13 @@ def kind_of(document: Any) -> Kind | None:
         return "chat_response"
     if kind == "response" or (kind is None and isinstance(document.get("output"), list)):
         return "responses_response"
+    if (
+        document.get("type") == "message"
+        and document.get("role") == "assistant"
+        and isinstance(document.get("content"), list)
+        and "model" in document
+    ):
+        return "anthropic_response"
     return None
 
 
@@ -89,8 +116,12 @@ class Unwrapped(NamedTuple):
 def unwrap(document: Any) -> Unwrapped:
     """Take a Batch line apart; any other document is its own body.
 
+    An input line converted to Anthropic becomes ``{"custom_id", "params"}``, and an Anthropic
+    one converted to an OpenAI format ``{"custom_id", "method": "POST", "url", "body"}``; a
+    results line (either provider's) keeps its envelope.
+
     Raises:
-        FormatError: a Batch output line without a response body (a failed request); the
+        FormatError: a Batch output or results line without a reply (a failed request); the
             message gives the line's error.
     """
     kind = kind_of(document)
@@ -102,16 +133,57 @@ def unwrap(document: Any) -> Unwrapped:
         return Unwrapped(_output_body(document), "response.body", lambda body, _: {
             **document, "response": {**document["response"], "body": body}
         })
+    if kind == "anthropic_batch":
+        return Unwrapped(document["params"], "params", lambda body, target: _rewrap_params(
+            document, body, target
+        ))
+    if kind == "anthropic_batch_result":
+        return Unwrapped(_result_message(document), "result.message", lambda body, _: {
+            **document, "result": {**document["result"], "message": body}
+        })
     return Unwrapped(document, "", lambda body, _: body)
 
 
 def _rewrap_input(document: dict[str, Any], body: Any, target: str) -> dict[str, Any]:
+    if target == ANTHROPIC:
+        return {"custom_id": document["custom_id"], "params": body}
     written = dict(document)
     endpoint = ENDPOINTS.get(target)
     if endpoint is not None:
         written["url"] = endpoint
     written["body"] = body
     return written
+
+
+def _rewrap_params(document: dict[str, Any], body: Any, target: str) -> dict[str, Any]:
+    """An Anthropic request line for ``target``: OpenAI's envelope for an OpenAI endpoint."""
+    endpoint = ENDPOINTS.get(target)
+    if endpoint is None:
+        return {**document, "params": body}
+    rest = {key: value for key, value in document.items() if key not in ("custom_id", "params")}
+    return {"custom_id": document["custom_id"], "method": "POST", "url": endpoint, "body": body,
+            **rest}
+
+
+def _result_message(document: dict[str, Any]) -> Any:
+    """The reply of an Anthropic results line: the ``message`` of a ``succeeded`` result.
+
+    Raises:
+        FormatError: the request did not succeed (``errored``, ``canceled``, ``expired``);
+            the message gives the API's error when there is one.
+    """
+    result = document["result"]
+    message = result.get("message")
+    if isinstance(message, (dict, list)):
+        return message
+    kind = result.get("type")
+    error = result.get("error")
+    inner = error.get("error") if isinstance(error, dict) else None
+    detail = inner.get("message") if isinstance(inner, dict) else None
+    why = f" ({kind})" if isinstance(kind, str) else ""
+    if isinstance(detail, str):
+        why += f": {detail}"
+    raise FormatError(f"a Message Batches result without a message{why}", path="result")
 
 
 def _output_body(document: dict[str, Any]) -> Any:

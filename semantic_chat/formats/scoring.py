@@ -3,6 +3,13 @@
 Whole documents are recognised by their keys (`semantic_chat.formats.documents.kind_of`): a
 request body, a response, a fine-tuning line; a Batch line by its ``url`` or, failing that,
 by its body.
+
+A bare list of ``{"role": "user", "content": "Hi"}`` messages reads alike in Chat Completions
+and Anthropic Messages; it is given to ``openai-chat``. Anthropic wins on what only it has:
+a top-level ``system`` or ``stop_sequences``, ``top_k`` or ``thinking`` beside ``messages``,
+``tool_use`` / ``tool_result`` / ``thinking`` / ``document`` blocks or an image with a
+``source``, a ``message`` response, a Message Batches line, or (between bodies that read alike)
+a ``claude`` model with ``max_tokens``.
 """
 
 from __future__ import annotations
@@ -11,13 +18,29 @@ from typing import Any
 
 from .documents import kind_of
 
-__all__ = ["score_openai_chat", "score_openai_responses", "score_semantic_chat"]
+__all__ = [
+    "score_anthropic",
+    "score_openai_chat",
+    "score_openai_responses",
+    "score_semantic_chat",
+]
 
 _RESPONSES_ITEMS = frozenset(
     ("message", "function_call", "function_call_output", "reasoning", "item_reference")
 )
 _RESPONSES_PARTS = frozenset(("input_text", "output_text", "input_image", "input_file"))
 _CHAT_PARTS = frozenset(("text", "image_url", "input_audio", "file", "refusal"))
+_ANTHROPIC_BLOCKS = frozenset((
+    "tool_use", "tool_result", "thinking", "redacted_thinking", "document", "search_result",
+    "server_tool_use", "web_search_tool_result", "web_fetch_tool_result",
+    "code_execution_tool_result", "mcp_tool_use", "mcp_tool_result", "container_upload",
+))
+_OPENAI_ONLY_PARTS = (_CHAT_PARTS | _RESPONSES_PARTS) - {"text"}
+_ANTHROPIC_ROLES = frozenset(("user", "assistant"))
+_ANTHROPIC_MESSAGE_KEYS = frozenset(("role", "content"))
+# Body fields only Anthropic has, but which OpenAI-compatible servers take too (so they are
+# evidence, not proof, unlike ``system`` or ``stop_sequences``: see `documents.kind_of`).
+_ANTHROPIC_HINT_FIELDS = ("top_k", "thinking")
 
 
 def score_semantic_chat(payload: Any) -> int:
@@ -81,6 +104,64 @@ def score_openai_responses(payload: Any) -> int:
             return 0
         for part in _parts(item):
             score += 3 if part in _RESPONSES_PARTS else -5 if part in _CHAT_PARTS else 0
+    return max(score, 0)
+
+
+def score_anthropic(payload: Any) -> int:
+    """Recognise Anthropic Messages: a body, a ``message`` response, a Message Batches line.
+
+    A ``messages`` list scores below `score_openai_chat` unless it holds blocks only
+    Anthropic has (``tool_use``, ``tool_result``, ``thinking``, an image with a ``source``
+    ...); it scores nothing with a role or key Anthropic messages lack (``system``,
+    ``tool_calls``, ``name``), and less for each OpenAI part (``image_url``). A body that reads alike in both formats is
+    Anthropic's when its model is a ``claude`` one with ``max_tokens``, or it has ``top_k`` or
+    ``thinking``.
+    """
+    kind = kind_of(payload)
+    if kind is None:
+        return _score_anthropic_messages(payload)
+    if kind == "anthropic_request":
+        return 40 + _score_anthropic_messages(payload["messages"])
+    if kind == "anthropic_response":
+        return 20
+    if kind in ("anthropic_batch", "anthropic_batch_result"):
+        return 30
+    if kind in ("chat_request", "fine_tuning"):
+        messages = _score_anthropic_messages(payload["messages"])
+        if messages == 0 and payload["messages"]:
+            return 0
+        score = 10 + messages
+        score += sum(10 for key in _ANTHROPIC_HINT_FIELDS if key in payload)
+        model = payload.get("model")
+        if isinstance(model, str) and "claude" in model.lower() and "max_tokens" in payload:
+            score += 3
+        return score
+    if kind in ("batch_input", "batch_output"):
+        return _score_batch(payload, kind, "/v1/messages", score_anthropic)
+    return 0
+
+
+def _score_anthropic_messages(payload: Any) -> int:
+    """Score a ``messages`` list as Anthropic's: 1 for plain ones (below Chat Completions' 2)."""
+    if not _is_message_list(payload):
+        return 0
+    score = 1
+    for message in payload:
+        if message["role"] not in _ANTHROPIC_ROLES or not message.keys() <= _ANTHROPIC_MESSAGE_KEYS:
+            return 0
+        content = message.get("content")
+        if not isinstance(content, list):
+            continue
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if kind in _ANTHROPIC_BLOCKS or (kind == "image" and "source" in block):
+                score += 5
+            elif kind == "text":
+                score += 3  # as Chat Completions counts it: a tie, settled by the base
+            elif kind in _OPENAI_ONLY_PARTS:
+                score -= 5
     return max(score, 0)
 
 
