@@ -24,21 +24,30 @@ Completions request, or an option the target has no field for, is reported throu
 `semantic_chat.formats.wire.unsupported_field`: left out with a warning by default, refused
 with ``on_unsupported="error"``, left out silently with ``"drop"``. A field neither format
 names (a vendor extension such as ``top_k``) is written as it is.
+
+Options read from an Anthropic Messages request reach these writers too: its tools
+(``{"name", "description", "input_schema"}``) become function tools, its own tools with a
+dated type (``web_search_20250305``, ``bash_20250124``) and the fields only Anthropic has
+(``thinking``, ``container`` ... but not ``top_k``, which OpenAI-compatible servers take) are
+reported.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import FormatError, SemanticChatError
 from ..options import ChatOptions
-from .wire import OnUnsupported, unsupported_field
+from .wire import HINT_KEYS, OnUnsupported, unsupported_field
 
 __all__ = [
+    "ANTHROPIC_KEYS",
     "CHAT_KEYS",
     "RESPONSES_KEYS",
+    "is_anthropic_tool",
     "options_from",
     "report_options_metadata",
     "write_extra",
@@ -64,6 +73,23 @@ RESPONSES_KEYS = _SHARED | {
     "max_tool_calls", "previous_response_id", "prompt", "reasoning", "text", "truncation",
 }
 """The fields of a Responses request body."""
+
+ANTHROPIC_KEYS = frozenset((
+    "anthropic_version", "cache_control", "container", "context_management", "diagnostics",
+    "inference_geo", "max_tokens", "mcp_servers", "messages", "metadata", "model",
+    "output_config", "output_format", "service_tier", "speed", "stop_sequences", "stream",
+    "system", "temperature", "thinking", "tool_choice", "tools", "top_k", "top_p",
+))
+"""The fields of an Anthropic Messages request body (with Bedrock's and Vertex's
+``anthropic_version`` and the beta fields)."""
+
+# Reported when writing an OpenAI request; ``top_k`` stays a vendor extension (written as it is).
+_ANTHROPIC_ONLY = ANTHROPIC_KEYS - CHAT_KEYS - RESPONSES_KEYS - {"top_k"}
+
+_DATED_TOOL = re.compile(r"_\d{8}$")
+"""Anthropic's own tools have a dated type (``web_search_20250305``); OpenAI's do not."""
+
+_ANTHROPIC_FUNCTION_KEYS = ("name", "description", "input_schema", "strict")
 
 # What each format's request writes itself from the options (never copied from ``extra``).
 _OWN_FIELDS = {
@@ -138,15 +164,58 @@ def write_tools(
     """
     written = []
     for index, tool in enumerate(tools):
-        converted = _convert_tool(tool, nested)
+        where = f"options.tools[{index}]"
+        if is_anthropic_tool(tool):
+            converted = _from_anthropic_tool(tool, nested, format_name, on_unsupported, where)
+        else:
+            converted = _convert_tool(tool, nested)
         if converted is None:
             kind = json.dumps(tool.get("type"), ensure_ascii=False)
-            unsupported_field(
-                on_unsupported, format_name, f"options.tools[{index}]", f"a {kind} tool"
-            )
+            unsupported_field(on_unsupported, format_name, where, f"a {kind} tool")
             continue
         written.append(converted)
     return written
+
+
+def is_anthropic_tool(tool: dict[str, Any]) -> bool:
+    """Whether a tool definition is in Anthropic's shape.
+
+    A client tool (``{"name", "input_schema"}``, typed ``custom`` or not) or one of
+    Anthropic's own tools, whose type is dated (``web_search_20250305``).
+    """
+    kind = tool.get("type")
+    if kind is None or kind == "custom":
+        return "input_schema" in tool
+    return isinstance(kind, str) and _DATED_TOOL.search(kind) is not None
+
+
+def _from_anthropic_tool(
+    tool: dict[str, Any],
+    nested: bool,
+    format_name: str,
+    on_unsupported: OnUnsupported | None,
+    where: str,
+) -> dict[str, Any] | None:
+    """An Anthropic client tool as an OpenAI function tool; ``None`` for Anthropic's own tools.
+
+    Its fields OpenAI has no place for (``cache_control``, ``defer_loading`` ...) are reported.
+    """
+    if "input_schema" not in tool or tool.get("type") not in (None, "custom"):
+        return None
+    function = {"name": tool.get("name")}
+    if "description" in tool:
+        function["description"] = tool["description"]
+    function["parameters"] = tool["input_schema"]
+    if "strict" in tool:
+        function["strict"] = tool["strict"]
+    for key in tool:
+        if key not in _ANTHROPIC_FUNCTION_KEYS and key != "type":
+            unsupported_field(
+                on_unsupported, format_name, f"{where}.{key}", f"the tool field {key!r}"
+            )
+    if nested:
+        return {"type": "function", "function": function}
+    return {"type": "function", **function}
 
 
 def _convert_tool(tool: dict[str, Any], nested: bool) -> dict[str, Any] | None:
@@ -220,9 +289,9 @@ def write_extra(  # noqa: PLR0917 - one call per request writer
 ) -> None:
     """Copy the fields of ``options.extra`` a request of format ``own`` can carry into ``body``.
 
-    ``own`` is ``"chat"`` or ``"responses"``. A field only the other format has is reported;
-    a field neither names is copied; a field the writer sets itself, or one ``skip`` says the
-    writer used, is not copied.
+    ``own`` is ``"chat"`` or ``"responses"``. A field only the other format (or Anthropic
+    Messages) has is reported; a field none names is copied; a field the writer sets itself,
+    or one ``skip`` says the writer used, is not copied.
 
     Raises:
         UnsupportedContentError: a field is left out and ``on_unsupported`` is ``"error"``.
@@ -232,7 +301,8 @@ def write_extra(  # noqa: PLR0917 - one call per request writer
         if skip(key):
             continue
         where = f"options.extra[{json.dumps(key, ensure_ascii=False)}]"
-        if key in _OWN_FIELDS[own] or (key not in keys and key in other):
+        foreign = key in other or key in _ANTHROPIC_ONLY
+        if key in _OWN_FIELDS[own] or (key not in keys and foreign):
             unsupported_field(on_unsupported, format_name, where, f"the request field {key!r}")
             continue
         body[key] = value
@@ -248,7 +318,7 @@ def report_options_metadata(
     """
     metadata = options.metadata or {}
     for key in metadata:
-        if key not in ("openai_chat", "openai_responses"):
+        if key not in HINT_KEYS:
             where = f"options.metadata[{json.dumps(key, ensure_ascii=False)}]"
             unsupported_field(on_unsupported, format_name, where, "metadata")
     found = metadata.get(hints)
