@@ -3,7 +3,8 @@
 ``formats.get(name)``, ``formats.names()``, ``formats.detect(payload)`` and
 ``formats.convert(payload, source=None, target=...)`` and ``formats.validate(payload)`` work
 over every registered format:
-``semantic-chat`` (this library's own JSON), ``openai-chat`` and ``openai-responses``.
+``semantic-chat`` (this library's own JSON), ``openai-chat``, ``openai-responses`` and
+``anthropic``.
 
 ``formats.register_encoder(format_name, cls, encoder)`` and ``register_decoder(format_name,
 part_type, decoder)`` teach a wire format a plugin's content type (``unregister_encoder`` and
@@ -17,7 +18,7 @@ from typing import Any
 from ..history import ChatHistory
 from ..message import ChatMessageContent
 from ..serialization import from_dict, to_dict
-from . import openai_chat, openai_responses
+from . import anthropic, openai_chat, openai_responses
 from .codecs import register_decoder as register_decoder
 from .codecs import register_encoder as register_encoder
 from .codecs import unregister_decoder as unregister_decoder
@@ -28,7 +29,12 @@ from .registry import detect as detect
 from .registry import get as get
 from .registry import names as names
 from .registry import register as register
-from .scoring import score_openai_chat, score_openai_responses, score_semantic_chat
+from .scoring import (
+    score_anthropic,
+    score_openai_chat,
+    score_openai_responses,
+    score_semantic_chat,
+)
 from .validation import Problem as Problem
 from .validation import validate as validate
 from .wire import ConversionWarning as ConversionWarning
@@ -37,6 +43,7 @@ __all__ = [
     "ConversionWarning",
     "Problem",
     "WireFormat",
+    "anthropic",
     "convert",
     "detect",
     "get",
@@ -58,6 +65,20 @@ def _read_semantic_chat(payload: Any) -> ChatHistory:
 
 def _read_openai_responses(payload: Any) -> ChatHistory:
     return openai_responses.from_payload(payload)
+
+
+def _read_anthropic(payload: Any) -> ChatHistory:
+    return anthropic.from_payload(payload)
+
+
+def _write_anthropic_request(
+    history: Iterable[ChatMessageContent] | ChatHistory, **options: Any
+) -> Any:
+    # A document with messages and no options (a fine-tuning line, {"system", "messages"})
+    # has no max_tokens to send: it stays a payload. One with options is a request.
+    if isinstance(history, ChatHistory) and history.options is not None:
+        return anthropic.to_request(history, **options)
+    return anthropic.to_payload(history, **options)
 
 
 def _write_semantic_chat(history: Iterable[ChatMessageContent], **_: Any) -> Any:
@@ -94,5 +115,16 @@ register(
         to_payload=openai_responses.to_payload,
         score=score_openai_responses,
         to_request=openai_responses.to_request,
+    )
+)
+register(
+    WireFormat(
+        name=anthropic.NAME,
+        summary="Anthropic Messages (system and messages, or a request): text with citations, "
+        "images, documents, tool use and results, thinking with signatures, server tool blocks",
+        from_payload=_read_anthropic,
+        to_payload=anthropic.to_payload,
+        score=score_anthropic,
+        to_request=_write_anthropic_request,
     )
 )
