@@ -398,6 +398,53 @@ def test_a_tool_loop_converts_from_chat_completions_and_back():
     assert back == chat
 
 
+def test_a_thinking_tool_loop_goes_to_responses_and_back_keeping_what_it_can():
+    body = {
+        "model": "claude-sonnet-4-5", "max_tokens": 4096,
+        "thinking": {"type": "enabled", "budget_tokens": 2048},
+        "tools": [{"name": "get_weather", "input_schema": {"type": "object"}}],
+        "messages": [
+            {"role": "user", "content": "Weather in Paris?"},
+            {"role": "assistant", "content": [
+                {"type": "thinking", "thinking": "Need the tool.", "signature": "sig1"},
+                {"type": "tool_use", "id": "toolu_1", "name": "get_weather",
+                 "input": {"city": "Paris"}}]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1", "content": "18 C"}]},
+        ],
+    }
+    with pytest.raises(UnsupportedContentError, match=r"^messages\[1\]\.items\[0\]: "):
+        formats.convert(body, target="openai-responses")  # thinking is an item: refused
+    responses, notes = _caught(
+        lambda: formats.convert(body, target="openai-responses", on_unsupported="warn")
+    )
+    assert notes == [
+        "messages[1].items[0]: dropped: OpenAI Responses cannot carry reasoning content from "
+        "anthropic (its opaque data is only valid there)",
+        "options.extra[\"thinking\"]: dropped: OpenAI Responses cannot carry the request field "
+        "'thinking'",
+    ]
+    assert responses == {
+        "model": "claude-sonnet-4-5",
+        "input": [
+            {"role": "user", "content": "Weather in Paris?"},
+            {"type": "function_call", "call_id": "toolu_1", "name": "get_weather",
+             "arguments": '{"city":"Paris"}'},
+            {"type": "function_call_output", "call_id": "toolu_1", "output": "18 C"},
+        ],
+        "tools": [{"type": "function", "name": "get_weather", "parameters": {"type": "object"}}],
+        "max_output_tokens": 4096,
+    }
+    back, notes = _caught(lambda: formats.convert(responses, target="anthropic"))
+    assert notes == []
+    assert back == {
+        **{key: value for key, value in body.items() if key != "thinking"},
+        "messages": [body["messages"][0],
+                     {"role": "assistant", "content": body["messages"][1]["content"][1:]},
+                     body["messages"][2]],
+    }
+
+
 # --- detection ---------------------------------------------------------------------------
 
 
