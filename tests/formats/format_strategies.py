@@ -601,8 +601,9 @@ def _anthropic_result_value(draw: st.DrawFn, loose: bool) -> Any:
     if kind == "none":
         return None
     if kind == "json":
-        return draw(st.one_of(_json_objects(), st.lists(st.integers(), max_size=3),
-                              st.integers(), st.booleans()))
+        numbers = st.integers(-(2**53), 2**53)
+        return draw(st.one_of(_json_objects(), st.lists(numbers, max_size=3), numbers,
+                              st.booleans()))
     return draw(st.lists(st.one_of(_texts(), _anthropic_media()), min_size=1, max_size=3))
 
 
