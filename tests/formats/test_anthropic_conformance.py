@@ -29,6 +29,7 @@ from pydantic import TypeAdapter
 
 from semantic_chat import (
     AuthorRole,
+    ChatHistory,
     ChatMessageContent,
     Citation,
     FileContent,
@@ -42,6 +43,7 @@ from semantic_chat import (
     Usage,
 )
 from semantic_chat.contents import UnknownContent
+from semantic_chat.errors import SemanticChatError
 from semantic_chat.formats import anthropic as anthropic_format
 
 RECORDED = "anthropic_conformance.json"
@@ -565,3 +567,25 @@ def test_input_json_deltas_give_partial_arguments():
     assert len(calls) == 1
     assert calls[0].partial_arguments() == {"location": "P"}
 
+
+
+# --- what is written by hand is valid too ------------------------------------------------
+
+
+def test_a_cache_mark_on_thinking_is_not_written_where_the_api_takes_none():
+    # ThinkingBlockParam and RedactedThinkingBlockParam have no cache_control (the API caches
+    # thinking with the turn, never on its own): marking one is refused, or what is written
+    # leaves the mark out and is valid.
+    thinking = ReasoningContent("hmm", signature="sig", provider="anthropic")
+    redacted = ReasoningContent("", encrypted="opaque", provider="anthropic")
+    history = ChatHistory([
+        ChatMessageContent("user", "hi"),
+        ChatMessageContent("assistant", items=[thinking, redacted, TextContent("hello")]),
+    ])
+    try:
+        anthropic_format.cache_control(thinking)
+        anthropic_format.cache_control(redacted, ttl="1h")
+    except SemanticChatError:
+        return
+    payload = anthropic_format.to_payload(history, on_unsupported="warn")
+    validate_anthropic_payload(payload)

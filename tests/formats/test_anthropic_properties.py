@@ -9,11 +9,15 @@ from __future__ import annotations
 import itertools
 import warnings
 
+import attrs
 from format_helpers import dumps_sorted, validate_anthropic_payload, validate_anthropic_request
 from format_strategies import anthropic_histories, anthropic_loose_histories, anthropic_payloads
 from hypothesis import given
+from strategies import histories
 
-from semantic_chat import ChatHistory, ChatOptions
+from semantic_chat import ChatHistory, ChatOptions, TextContent
+from semantic_chat.contents.metadata import peek_metadata
+from semantic_chat.errors import SemanticChatError
 from semantic_chat.formats import anthropic as anthropic_format
 from semantic_chat.formats.anthropic import reading as anthropic_reading
 from semantic_chat.formats.anthropic import writing as anthropic_writing
@@ -101,3 +105,30 @@ def test_the_direct_writer_agrees_with_the_general_writer(history):
     # to_payload writes common shapes directly; the general writer must give the same.
     general = anthropic_writing._to_payload(history, None, True, False)
     assert dumps_sorted(anthropic_format.to_payload(history)) == dumps_sorted(general)
+
+
+def _without_metadata(history: ChatHistory) -> ChatHistory:
+    """The history without metadata: no hints the generator made up (``"anthropic": junk``)."""
+    for message in history:
+        if peek_metadata(message):
+            message.metadata.clear()
+        for item in message.items:
+            if peek_metadata(item):
+                item.metadata.clear()
+            if isinstance(item, TextContent) and item.citations:
+                item.citations = [attrs.evolve(c, metadata={}) for c in item.citations]
+    return history
+
+
+@given(histories().map(_without_metadata))
+def test_anything_the_model_holds_is_written_valid_or_refused_with_its_location(history):
+    # Every item kind, any role (custom ones too), names, ids, usage: what the format cannot
+    # carry is left out ("drop") or refused at its place; what is written is valid.
+    try:
+        payload = anthropic_format.to_payload(history, on_unsupported="drop")
+    except SemanticChatError as error:
+        refused = str(error)
+    else:
+        validate_anthropic_payload(payload)
+        return
+    assert refused.startswith("messages[")
