@@ -113,9 +113,9 @@ def score_anthropic(payload: Any) -> int:
     A ``messages`` list scores below `score_openai_chat` unless it holds blocks only
     Anthropic has (``tool_use``, ``tool_result``, ``thinking``, an image with a ``source``
     ...); it scores nothing with a role or key Anthropic messages lack (``system``,
-    ``tool_calls``, ``name``), and less for each OpenAI part (``image_url``). A body that reads alike in both formats is
-    Anthropic's when its model is a ``claude`` one with ``max_tokens``, or it has ``top_k`` or
-    ``thinking``.
+    ``tool_calls``, ``name``), and less for each OpenAI part (``image_url``). A body that
+    reads alike in both formats is Anthropic's when its model is a ``claude`` one with
+    ``max_tokens``, or it has ``top_k`` or ``thinking``.
     """
     kind = kind_of(payload)
     if kind is None:
