@@ -11,12 +11,14 @@ from semantic_chat import (
     ChatMessageContent,
     FunctionCallContent,
     ImageContent,
+    ReasoningContent,
     TextContent,
 )
 from semantic_chat.contents import UnknownContent
 from semantic_chat.errors import FormatError, InvalidTypeError, InvalidValueError
 from semantic_chat.formats import anthropic as anthropic_format
 from semantic_chat.formats.anthropic import reading, writing
+from semantic_chat.formats.wire import ConversionWarning
 
 _CALL = {"role": "assistant", "content": [
     {"type": "tool_use", "id": "t1", "name": "f", "input": {}}]}
@@ -224,12 +226,30 @@ def test_a_bad_on_unsupported_is_refused():
     ("text", None, InvalidTypeError, "target: expected an item or a message, got str"),
     (TextContent("a"), 60, InvalidTypeError, "ttl: expected a str or None, got int"),
     (TextContent("a"), "1d", InvalidValueError, "ttl: expected '5m' or '1h', got '1d'"),
+    (ReasoningContent("hm", signature="s"), None, InvalidValueError,
+     "target: thinking takes no cache_control: the API caches it with its turn"),
+    (ChatMessageContent("assistant", items=[TextContent("a"), ReasoningContent("hm")]), None,
+     InvalidValueError,
+     "items[1]: thinking takes no cache_control: the API caches it with its turn"),
 ])
 def test_cache_control_refuses_what_it_cannot_mark(target, ttl, error, message):
     with pytest.raises(error) as raised:
         anthropic_format.cache_control(target, ttl=ttl)
     assert type(raised.value) is error
     assert str(raised.value) == message
+
+
+def test_a_cache_mark_read_on_thinking_is_left_out_with_a_warning():
+    thinking = ReasoningContent("hm", signature="s", provider="anthropic")
+    thinking.metadata["anthropic"] = {"fields": {"cache_control": {"type": "ephemeral"}}}
+    history = [ChatMessageContent("assistant", items=[thinking, TextContent("a")])]
+    with pytest.warns(ConversionWarning) as caught:
+        written = writing.to_payload(history)
+    assert written["messages"][0]["content"][0] == {
+        "type": "thinking", "thinking": "hm", "signature": "s"}
+    assert [str(w.message) for w in caught] == [
+        "messages[0].items[0].metadata: dropped: Anthropic Messages cannot carry a "
+        "cache_control on thinking (the API caches it with its turn)"]
 
 
 def test_a_bad_image_written_later_is_refused_not_written():

@@ -24,7 +24,7 @@ from ...contents import (
 )
 from ...errors import FormatError, InvalidTypeError, InvalidValueError, SerializationError
 from ...jsoncodec import json_value
-from ...labels import PLAIN_TEXT
+from ...labels import PLAIN_TEXT, AuthorRole
 from ...message import ChatMessageContent
 from ...validation import check_stored
 from ..wire import (
@@ -43,11 +43,14 @@ from .shared import FORMAT, HINTS, IMAGE_TYPES, PROVIDER, codecs
 __all__ = ["cache_control", "to_payload"]
 
 _INSTRUCTION_ROLES = frozenset(("system", "developer"))
+_SYSTEM, _DEVELOPER = AuthorRole.SYSTEM, AuthorRole.DEVELOPER
+_USER, _ASSISTANT, _TOOL = AuthorRole.USER, AuthorRole.ASSISTANT, AuthorRole.TOOL
 _TTLS = ("5m", "1h")
 
 # One message written: a turn (a dict with "role" and "content", results first, and the
-# message's other keys), or system text: role "system", text blocks, and "blocks": True when
-# they must stay blocks.
+# message's other keys) whose role is "user", "assistant" or, for the loop to join it, "tool";
+# or text for the top-level system: role "system", text blocks, and "blocks": True when they
+# must stay blocks.
 _Written = dict[str, Any]
 
 
@@ -95,16 +98,23 @@ def cache_control(target: KernelContent | ChatMessageContent, *, ttl: str | None
 
     Raises:
         InvalidTypeError: ``target`` is neither an item nor a message, or ``ttl`` not a str.
-        InvalidValueError: the message has no items, or ``ttl`` is not ``"5m"`` or ``"1h"``.
+        InvalidValueError: the message has no items, the item is reasoning (thinking blocks
+            take no ``cache_control``), or ``ttl`` is not ``"5m"`` or ``"1h"``.
     """
+    where = "target"
     if isinstance(target, ChatMessageContent):
         if not target.items:
             raise InvalidValueError("a message without items has no block to mark", path="items")
         item = target.items[-1]
+        where = f"items[{len(target.items) - 1}]"
     elif isinstance(target, KernelContent):
         item = target
     else:
         raise InvalidTypeError.mismatch("target", "an item or a message", type(target).__name__)
+    if isinstance(item, ReasoningContent):
+        raise InvalidValueError(
+            "thinking takes no cache_control: the API caches it with its turn", path=where
+        )
     mark = {"type": "ephemeral"}
     if ttl is not None:
         if not isinstance(ttl, str):
@@ -121,70 +131,167 @@ def cache_control(target: KernelContent | ChatMessageContent, *, ttl: str | None
     fields["cache_control"] = mark
 
 
-def _to_payload(  # noqa: PLR0915 - one loop: a call per message would cost more
+def _to_payload(  # noqa: PLR0915 - one loop: see below
     history: Iterable[ChatMessageContent],
     on_unsupported: OnUnsupported | None,
     merge_consecutive: bool,
     quick: bool,
 ) -> dict[str, Any]:
-    """`to_payload`; ``quick=False`` writes every message the general way (for the tests)."""
+    """`to_payload`; ``quick=False`` writes every message the general way (for the tests).
+
+    The common shapes (see `_write_plain_message`) are written in the loop itself, each
+    straight into its turn: a call per message, and a dict per message that only joins a
+    turn, would cost more than the rest of the work. Anything else, and a message broken by
+    hand, goes to the general writer, which locates every problem.
+    """
     turns: list[dict[str, Any]] = []
     append = turns.append
     system: list[dict[str, Any]] = []
     system_blocks = False  # written as blocks, whatever they hold
-    plain = _write_plain_message if quick else _not_plain
-    last: dict[str, Any] = {}  # the turn being built, its role,
-    last_role = ""
-    last_message: ChatMessageContent | None = None  # and the message that says what joins it
+    last: dict[str, Any] = {}  # the turn being built, and what made it: "" (none yet),
+    last_kind = ""  # "assistant", "user", "tool" (only results of tool messages so far), or
+    # "tool+" (tool messages' results and other blocks: a result joins before those)
+    loads = _orjson_loads if jsoncodec.BACKEND == "orjson" else None
     for index, message in enumerate(history):
-        try:
-            written = plain(message)
-        except Exception:  # a message broken by hand: the general writer locates it
-            written = None
-        if written is not None:
-            role = written["role"]
-            if role != last_role:  # turns alternate: the common case
-                append(written)
-                last, last_role, last_message = written, role, message
-                continue
-        else:
-            text = _plain_system_text(message) if quick and not turns else None
-            if text is not None:
-                system.append({"type": "text", "text": text})
-                continue
+        written: _Written | None = None
+        if quick:
+            try:
+                # The commonest messages straight into their turn: one text, one result, an
+                # assistant's text and calls.
+                items = message._items
+                if not message._metadata and message._name is None:
+                    role = message._role  # well-known roles are interned: compared by identity
+                    if len(items) == 1:
+                        (item,) = items
+                        if type(item) is TextContent:
+                            text = item._text
+                            if not item._metadata and not item._citations and type(text) is str:
+                                if role is _ASSISTANT:
+                                    if last_kind != "assistant":
+                                        last = {"role": "assistant", "content": text}
+                                        append(last)
+                                        last_kind = "assistant"
+                                        continue
+                                elif role is _USER:
+                                    if last_kind == "assistant" or not last_kind:
+                                        last = {"role": "user", "content": text}
+                                        append(last)
+                                        last_kind = "user"
+                                        continue
+                                elif (role is _SYSTEM or role is _DEVELOPER) and not turns:
+                                    system.append({"type": "text", "text": text})
+                                    continue
+                        elif type(item) is FunctionResultContent and role is _TOOL:
+                            call_id, answer = item._call_id, item._result
+                            if (
+                                not item._metadata
+                                and item._is_error is False
+                                and type(call_id) is str
+                                and type(answer) is str
+                            ):
+                                block = {"type": "tool_result", "tool_use_id": call_id,
+                                         "content": answer}
+                                if last_kind == "tool":  # results only so far: join them
+                                    last["content"].append(block)
+                                    continue
+                                if last_kind == "assistant" or not last_kind:
+                                    last = {"role": "user", "content": [block]}
+                                    append(last)
+                                    last_kind = "tool"
+                                    continue
+                    if role is _ASSISTANT and last_kind != "assistant":
+                        blocks: list[dict[str, Any]] = []
+                        for item in items:
+                            if item._metadata:
+                                break
+                            if type(item) is FunctionCallContent:
+                                call_id, name, arguments = item._id, item._name, item._arguments
+                                if type(arguments) is str and loads is not None:
+                                    parsed = loads(arguments)  # not JSON: raises
+                                else:
+                                    parsed = _plain_input(arguments)
+                                if (
+                                    type(parsed) is not dict
+                                    or type(call_id) is not str
+                                    or type(name) is not str
+                                ):
+                                    break
+                                blocks.append(
+                                    {"type": "tool_use", "id": call_id, "name": name,
+                                     "input": parsed}
+                                )
+                            elif (
+                                type(item) is TextContent
+                                and not item._citations
+                                and type(item._text) is str
+                            ):
+                                blocks.append({"type": "text", "text": item._text})
+                            else:
+                                break
+                        else:
+                            last = {"role": "assistant", "content": blocks}
+                            append(last)
+                            last_kind = "assistant"
+                            continue
+                written = _write_plain_message(message)
+            except Exception:  # a message broken by hand: the general writer locates it
+                written = None
+        general = written is None
+        if written is None:
             written = _write_message(message, f"messages[{index}]", on_unsupported, bool(turns))
             if written is None:
                 continue  # every item left out
-            role = written["role"]
-            if role == "system":
-                system_blocks = system_blocks or len(written) > 2
-                system.extend(written["content"])
+        turn: dict[str, Any] = written
+        kind = turn["role"]
+        if kind == "assistant":
+            if last_kind != "assistant":
+                append(turn)
+                last, last_kind = turn, kind
                 continue
-            if role != last_role:
-                append(written)
-                last, last_role, last_message = written, role, message
+        elif kind == "tool":  # results: a user turn of their own, or joined to the open one
+            turn["role"] = "user"
+            content = turn["content"]
+            if last_kind in ("tool", "tool+"):
+                if last_kind == "tool":
+                    last["content"].extend(content)
+                    if len(turn) > 2:
+                        _join_fields(last, turn)
+                else:
+                    _join(last, turn)
+                if content and content[-1]["type"] != "tool_result":
+                    last_kind = "tool+"  # other blocks follow the results: join them in place
                 continue
-        # The same side as the turn before. Results join the next user turn, and each
-        # other, always; anything else is a merge.
-        kind = PLAIN_TEXT[message._role]
-        joins = last_message is not None and PLAIN_TEXT[last_message._role] == "tool"
-        if joins and kind == "tool":
-            blocks = last["content"]
-            if blocks and blocks[-1]["type"] == "tool_result":
-                blocks.extend(written["content"])  # results only so far: the common case
-                if len(written) > 2:
-                    _join_fields(last, written)
+            if last_kind != "user":
+                append(turn)
+                last = turn
+                last_kind = "tool+" if content and content[-1]["type"] != "tool_result" else kind
                 continue
-        elif not joins and not merge_consecutive:
-            before = PLAIN_TEXT[last_message._role] if last_message is not None else last_role
+        elif kind == "user":
+            if last_kind in ("tool", "tool+"):  # the next user turn: results join it, always
+                _join(last, turn)
+                last_kind = "user"
+                continue
+            if last_kind != "user":
+                append(turn)
+                last, last_kind = turn, kind
+                continue
+        else:  # instructions, for the top-level system
+            if turns and not general:  # after the first turn: moved there, and reported
+                moved = _write_message(message, f"messages[{index}]", on_unsupported, True)
+                if moved is None:
+                    continue
+                turn = moved
+            system_blocks = system_blocks or len(turn) > 2
+            system.extend(turn["content"])
+            continue
+        # A turn of the same side as the one before: a merge.
+        if not merge_consecutive:
             raise FormatError(
                 f"{FORMAT} needs user and assistant turns to alternate: a {kind} message "
-                f"after a {before} message (pass merge_consecutive=True to merge them)",
+                f"after a {last_kind} message (pass merge_consecutive=True to merge them)",
                 path=f"messages[{index}]",
             )
-        _join(last, written)
-        if kind != "tool":
-            last_message = message
+        _join(last, turn)
     payload: dict[str, Any] = {}
     if system:
         if len(system) == 1 and not system_blocks and len(system[0]) == 2:
@@ -244,10 +351,11 @@ def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noq
     """Write the common shapes without hints quickly; ``None`` sends the rest the long way.
 
     Covers user and assistant messages of plain text items, a user's base64 or URL images,
-    an assistant's tool calls and Anthropic thinking, and tool messages of string results
-    (written as a user turn), none with a name or metadata. System messages have their own
-    quick path (`_plain_system_text`). One function on purpose: a call per message would
-    cost more than the branches it saves.
+    an assistant's tool calls and Anthropic thinking, tool messages of string results, and
+    system or developer messages of one text, none with a name or metadata. `_to_payload`
+    writes the commonest of these itself, straight into their turn; this writes them when
+    they join a turn, and the rest. The returned role is ``"tool"`` for results and
+    ``"system"`` for instructions, for the loop to place them.
     """
     if message._metadata or message._name is not None:
         return None
@@ -267,7 +375,7 @@ def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noq
             ):
                 return None
             block = {"type": "tool_result", "tool_use_id": call_id, "content": answer}
-            return {"role": "user", "content": [block]}
+            return {"role": "tool", "content": [block]}
         blocks: list[dict[str, Any]] = []
         for result in items:
             if type(result) is not FunctionResultContent:
@@ -281,13 +389,16 @@ def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noq
             ):
                 return None
             blocks.append({"type": "tool_result", "tool_use_id": call_id, "content": answer})
-        return {"role": "user", "content": blocks} if blocks else None
+        return {"role": "tool", "content": blocks} if blocks else None
     if len(items) == 1:  # most messages are one text: no lists to build
         (item,) = items
         if type(item) is TextContent and not item._metadata and not item._citations:
             text = item._text
-            if type(text) is str and role in ("user", "assistant"):
-                return {"role": role, "content": text}
+            if type(text) is str:
+                if role in ("user", "assistant"):
+                    return {"role": role, "content": text}
+                if role in _INSTRUCTION_ROLES:
+                    return {"role": "system", "content": [{"type": "text", "text": text}]}
             return None
     blocks = []
     if role == "user":
@@ -318,7 +429,7 @@ def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noq
         return {"role": "user", "content": blocks}
     if role != "assistant":
         return None
-    inputs = _FLAT_INPUTS[jsoncodec.BACKEND]
+    loads = _orjson_loads if jsoncodec.BACKEND == "orjson" else None  # tests switch backends
     for item in items:
         if item._metadata:
             return None
@@ -331,10 +442,14 @@ def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noq
             call_id, name, arguments = item._id, item._name, item._arguments
             if type(call_id) is not str or type(name) is not str:
                 return None
-            flat = inputs.get(arguments) if type(arguments) is str else None
-            parsed = flat.copy() if flat is not None else _plain_input(arguments, inputs)
-            if parsed is None:
-                return None
+            if type(arguments) is str and loads is not None:
+                parsed = loads(arguments)  # not JSON: raises, for the general writer
+                if type(parsed) is not dict:
+                    return None
+            else:
+                parsed = _plain_input(arguments)
+                if parsed is None:
+                    return None
             blocks.append({"type": "tool_use", "id": call_id, "name": name, "input": parsed})
         elif type(item) is ReasoningContent:
             provider, signature, text = item._provider, item._signature, item._text
@@ -351,23 +466,6 @@ def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noq
     if len(blocks) == 1 and blocks[0]["type"] == "text":
         return None  # one text is a string, unless broken: the long way says which
     return {"role": "assistant", "content": blocks}
-
-
-def _plain_system_text(message: ChatMessageContent) -> str | None:
-    """The text of a system or developer message of one plain text item, else ``None``."""
-    items = message._items
-    if message._metadata or message._name is not None or len(items) != 1:
-        return None
-    (item,) = items
-    if (
-        type(item) is not TextContent
-        or item._metadata
-        or item._citations
-        or type(item._text) is not str
-        or PLAIN_TEXT[message._role] not in _INSTRUCTION_ROLES
-    ):
-        return None
-    return item._text
 
 
 def _plain_result(result: FunctionResultContent) -> dict[str, Any] | None:
@@ -399,48 +497,28 @@ def _plain_image(item: ImageContent) -> dict[str, Any] | None:
     return None
 
 
-_FLAT_INPUTS: dict[str, dict[str, dict[str, Any]]] = {"orjson": {}, "json": {}}
-"""Arguments text already parsed into an object of plain values, by JSON backend.
-
-Agent loops send the whole history again at every turn, so the same arguments are parsed
-again and again. An object whose values are all strings, numbers, booleans or null is kept
-(up to `_FLAT_LIMIT` texts of at most `_FLAT_LENGTH` characters) and given out as a copy,
-which shares nothing mutable with it. A parse is exact, so a text gives the same object
-whether it is found here or parsed again.
-"""
-_FLAT_LIMIT = 4096
-_FLAT_LENGTH = 2048
-_FLAT_VALUES = (str, int, float, bool, type(None))
+try:
+    from orjson import loads as _orjson_loads
+except ImportError:  # pragma: no cover - jsoncodec's standard library parser serves then
+    _orjson_loads = None  # type: ignore[assignment]
 
 
-def _plain_input(arguments: Any, inputs: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
-    """A call's arguments as the ``input`` object, or ``None`` for the general writer to say why.
-
-    A text that parses into a flat object is kept in ``inputs`` (see `_FLAT_INPUTS`).
-    """
+def _plain_input(arguments: Any) -> dict[str, Any] | None:
+    """A call's arguments as the ``input`` object, or ``None`` for the general writer to say why."""
     if type(arguments) is str:
         try:
             parsed = jsoncodec.loads(arguments)
         except SerializationError:  # blank, or not JSON: the general writer says which
             return None
-        if type(parsed) is not dict:
-            return None
-        if len(arguments) <= _FLAT_LENGTH and all(
-            type(value) in _FLAT_VALUES for value in parsed.values()
-        ):
-            if len(inputs) >= _FLAT_LIMIT:
-                inputs.clear()
-            inputs[arguments] = parsed
-            return parsed.copy()
-        return parsed
+        return parsed if type(parsed) is dict else None
     if arguments is None:
         return {}
     if type(arguments) is dict:
         try:
-            copied: dict[str, Any] = json_value(arguments, "arguments")
+            checked: dict[str, Any] = json_value(arguments, "arguments")
         except SerializationError:
             return None
-        return copied
+        return checked
     return None
 
 
@@ -505,7 +583,7 @@ def _write_message(
         and len(content[0]) == 2
     ):
         content = content[0]["text"]
-    turn = {"role": "assistant" if role == "assistant" else "user", "content": content}
+    turn = {"role": role, "content": content}
     if fields:
         turn.update(fields)
     return turn
@@ -708,7 +786,15 @@ def _thinking_block(
         )
         lose(on_unsupported, path, detail, "warn")
         return None
-    return _with_fields(block, item)
+    fields = get_hints(item, HINTS).get("fields")
+    if isinstance(fields, dict) and "cache_control" in fields:
+        what = "a cache_control on thinking (the API caches it with its turn)"
+        unsupported_field(on_unsupported, FORMAT, f"{path}.metadata", what)
+        fields = {key: value for key, value in fields.items() if key != "cache_control"}
+    if isinstance(fields, dict):
+        for key, value in fields.items():
+            block.setdefault(key, value)
+    return block
 
 
 def _unknown_block(item: UnknownContent, path: str) -> dict[str, Any]:
