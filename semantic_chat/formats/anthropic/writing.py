@@ -46,6 +46,7 @@ _INSTRUCTION_ROLES = frozenset(("system", "developer"))
 _SYSTEM, _DEVELOPER = AuthorRole.SYSTEM, AuthorRole.DEVELOPER
 _USER, _ASSISTANT, _TOOL = AuthorRole.USER, AuthorRole.ASSISTANT, AuthorRole.TOOL
 _TTLS = ("5m", "1h")
+_NO_TURN: dict[str, Any] = {}  # the turn before the first, never written to
 
 # One message written: a turn (a dict with "role" and "content", results first, and the
 # message's other keys) whose role is "user", "assistant" or, for the loop to join it, "tool";
@@ -148,7 +149,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     append = turns.append
     system: list[dict[str, Any]] = []
     system_blocks = False  # written as blocks, whatever they hold
-    last: dict[str, Any] = {}  # the turn being built, and what made it: "" (none yet),
+    last: dict[str, Any] = _NO_TURN  # the turn being built, and what made it: "" (none yet),
     last_kind = ""  # "assistant", "user", "tool" (only results of tool messages so far), or
     # "tool+" (tool messages' results and other blocks: a result joins before those)
     loads = _orjson_loads if jsoncodec.BACKEND == "orjson" else None
@@ -292,14 +293,11 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                 path=f"messages[{index}]",
             )
         _join(last, turn)
-    payload: dict[str, Any] = {}
-    if system:
-        if len(system) == 1 and not system_blocks and len(system[0]) == 2:
-            payload["system"] = system[0]["text"]
-        else:
-            payload["system"] = system
-    payload["messages"] = turns
-    return payload
+    if not system:
+        return {"messages": turns}
+    if len(system) == 1 and not system_blocks and len(system[0]) == 2:
+        return {"system": system[0]["text"], "messages": turns}
+    return {"system": system, "messages": turns}
 
 
 def _not_plain(message: ChatMessageContent) -> None:
