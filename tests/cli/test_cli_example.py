@@ -63,8 +63,9 @@ def test_formats_lists_each_format_with_what_it_carries():
     done = run("formats")
     assert done.status == 0
     lines = done.stdout.splitlines()
-    assert [line.split()[0] for line in lines] == ["openai-chat", "openai-responses",
-                                                   "semantic-chat"]
+    assert [line.split()[0] for line in lines] == [
+        "anthropic", "openai-chat", "openai-responses", "semantic-chat"
+    ]
     for line, name in zip(lines, formats.names(), strict=True):
         assert line.endswith("  " + formats.get(name).summary)
 

@@ -12,6 +12,16 @@ from semantic_chat.transcript import summarize
 
 EXAMPLE_WARNINGS = {
     "semantic-chat": [],
+    "anthropic": [
+        "semantic-chat: warning: messages[1].name: dropped: Anthropic Messages cannot carry "
+        "the name of a user message",
+        "semantic-chat: warning: messages[1].items[1].detail: dropped: Anthropic Messages "
+        "cannot carry an image's detail",
+        "semantic-chat: warning: messages[1].items[2]: dropped: Anthropic Messages cannot "
+        "carry audio content in a user message",
+        "semantic-chat: warning: messages[2].items[0]: dropped: Anthropic Messages cannot "
+        "carry reasoning without the signature Anthropic needs back; it is never sent as text",
+    ],
     "openai-chat": [
         "semantic-chat: warning: messages[2].items[0]: dropped: OpenAI Chat Completions cannot "
         "carry reasoning content in an assistant message",

@@ -282,8 +282,8 @@ def test_validate_locates_problems_inside_a_batch_line():
 
 def test_validate_says_when_the_format_cannot_be_told():
     assert validate(42) == [Problem(
-        "", "cannot tell the format of this int: pass the source format (one of openai-chat, "
-        "openai-responses, semantic-chat)",
+        "", "cannot tell the format of this int: pass the source format (one of anthropic, "
+        "openai-chat, openai-responses, semantic-chat)",
     )]
 
 
