@@ -21,6 +21,7 @@ from ..errors import FormatError, SemanticChatError
 
 __all__ = [
     "ENDPOINTS",
+    "KIND_NAMES",
     "Kind",
     "Unwrapped",
     "is_request",
@@ -46,6 +47,21 @@ Kind = Literal[
 
 ENDPOINTS = {"openai-chat": "/v1/chat/completions", "openai-responses": "/v1/responses"}
 """The Batch ``url`` of each format's endpoint."""
+
+KIND_NAMES: dict[str, str] = {
+    "chat_request": "a Chat Completions request",
+    "fine_tuning": "a Chat Completions fine-tuning line",
+    "chat_response": "a Chat Completions response",
+    "responses_request": "a Responses request",
+    "responses_response": "a Responses response",
+    "batch_input": "an OpenAI Batch input line",
+    "batch_output": "an OpenAI Batch output line",
+    "anthropic_request": "an Anthropic Messages request",
+    "anthropic_response": "an Anthropic Messages response",
+    "anthropic_batch": "an Anthropic Message Batches request line",
+    "anthropic_batch_result": "an Anthropic Message Batches result line",
+}
+"""Each kind of document in words, for an error that says what a reader got instead."""
 
 _REQUESTS = frozenset(("chat_request", "fine_tuning", "responses_request", "anthropic_request"))
 

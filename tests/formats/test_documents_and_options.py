@@ -414,3 +414,38 @@ def test_convert_of_a_bare_list_stays_a_bare_list():
     assert formats.convert([{"role": "user", "content": "hi"}], target="openai-responses") == [
         {"role": "user", "content": "hi"}
     ]
+
+
+@pytest.mark.parametrize(
+    ("read", "document", "message"),
+    [
+        (
+            openai_chat.from_payload,
+            {"model": "claude-x", "max_tokens": 8, "system": "Be brief.", "messages": []},
+            "messages: expected a list of messages or a Chat Completions document, "
+            "got an Anthropic Messages request",
+        ),
+        (
+            openai_chat.from_payload,
+            {"model": "gpt-x", "input": "Hi"},
+            "messages: expected a list of messages or a Chat Completions document, "
+            "got a Responses request",
+        ),
+        (
+            openai_responses.from_payload,
+            {"object": "chat.completion", "choices": []},
+            "input: expected a string or a list of items or a Responses document, "
+            "got a Chat Completions response",
+        ),
+        (
+            openai_responses.from_payload,
+            {"type": "message", "role": "assistant", "content": [], "model": "claude-x"},
+            "input: expected a string or a list of items or a Responses document, "
+            "got an Anthropic Messages response",
+        ),
+    ],
+)
+def test_a_document_of_another_format_is_refused_naming_what_it_is(read, document, message):
+    with pytest.raises(FormatError) as caught:
+        read(document)
+    assert str(caught.value) == message

@@ -59,7 +59,7 @@ def from_payload(payload: Any) -> ChatHistory:
     if kind is None:
         return reading.from_payload(document)  # refuses it as it refuses any non-list
     raise FormatError.mismatch(
-        "messages", "a list of messages or a Chat Completions document", "a Responses document"
+        "messages", "a list of messages or a Chat Completions document", documents.KIND_NAMES[kind]
     )
 
 

@@ -60,8 +60,7 @@ def from_payload(payload: Any, instructions: str | None = None) -> ChatHistory:
     if kind is None:
         return reading.from_payload(document)  # refuses it as it refuses any non-list
     raise FormatError.mismatch(
-        "input", "a string or a list of items or a Responses document",
-        "a Chat Completions document",
+        "input", "a string or a list of items or a Responses document", documents.KIND_NAMES[kind]
     )
 
 
