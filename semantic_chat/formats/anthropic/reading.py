@@ -23,9 +23,9 @@ from ...contents import (
     TextContent,
     UnknownContent,
 )
-from ...contents.function_call import check_arguments
 from ...errors import FormatError, SemanticChatError, describe_type
 from ...history import ChatHistory
+from ...jsoncodec import model_json_value
 from ...labels import AuthorRole
 from ...media import check_base64
 from ...message import ChatMessageContent
@@ -229,7 +229,7 @@ def _plain_call(block: dict[str, Any], role: AuthorRole) -> FunctionCallContent 
     ):
         return None
     try:
-        checked = check_arguments(arguments)  # a copy: the history does not share the payload
+        checked = model_json_value(arguments, "arguments")  # a copy: shares nothing mutable
     except SemanticChatError:
         return None  # the general reader locates what is not JSON
     return new_call(call_id, name, checked, None)
