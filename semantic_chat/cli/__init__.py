@@ -115,6 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--skip-invalid", action="store_true",
         help="skip (and report) JSONL lines that cannot be converted instead of stopping",
     )
+    sub.add_argument(
+        "--max-tokens", type=_positive, metavar="N",
+        help="the output token limit of a request that gives none (Anthropic requires one)",
+    )
 
     sub = command(
         "validate",
@@ -217,6 +221,16 @@ def _max_problems(text: str) -> int:
         count = -1
     if count < 0:
         raise argparse.ArgumentTypeError(f"expected a whole number of problems, got {text!r}")
+    return count
+
+
+def _positive(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of tokens above 0, got {text!r}")
     return count
 
 

@@ -78,7 +78,7 @@ def convert(args: argparse.Namespace) -> int:
         if not is_jsonl(source, args.jsonl):
             job = Job(
                 args.source, args.to, args.drop_unsupported, _indent(args, target),
-                on_unsupported=args.on_unsupported,
+                on_unsupported=args.on_unsupported, max_tokens=args.max_tokens,
             )
             _, text, notes = transform(job, read_document(source))
             for note in notes:
@@ -96,6 +96,7 @@ def _convert_lines(args: argparse.Namespace, source: Input, target: Path | None)
     job = Job(
         args.source, args.to, args.drop_unsupported, None, args.debug,
         on_unsupported=args.on_unsupported, plugins=tuple(args.plugin),
+        max_tokens=args.max_tokens,
     )
     converted = skipped = dropped = 0
     with (

@@ -57,6 +57,8 @@ class Job(NamedTuple):
             (`formats.validate`, against ``target`` or the line's own format).
         plugins: the ``--plugin`` modules, loaded again in each worker process (a worker
             started by spawn or forkserver imports nothing of its parent).
+        max_tokens: the output token limit written into a request that has none
+            (``--max-tokens``; the Anthropic Messages API requires one).
     """
 
     source: str | None
@@ -67,6 +69,7 @@ class Job(NamedTuple):
     on_unsupported: str | None = None
     check: bool = False
     plugins: tuple[str, ...] = ()
+    max_tokens: int | None = None
 
 
 class Outcome(NamedTuple):
@@ -131,6 +134,9 @@ def dump(
         on_unsupported = job.on_unsupported or ("warn" if job.drop else None)
         target = formats.get(job.target)
         write = target.to_request if request else None
+        options = history.options
+        if write is not None and options is not None and options.max_tokens is None:
+            options.max_tokens = job.max_tokens  # --max-tokens, or None as before
         if write is None:
             write = target.to_payload
         written = write(history, on_unsupported=on_unsupported)
@@ -147,6 +153,10 @@ def describe_error(error: BaseException) -> str:
         message = f"internal error: {type(error).__name__}: {error} (--debug shows where)"
     message = message.replace("on_unsupported='warn'", "--drop-unsupported")
     message = message.replace("pass the source format", "pass --from")
+    message = message.replace(
+        "set history.options.max_tokens, or pass to_request(history, max_tokens=...)",
+        "pass --max-tokens",
+    )
     return " ".join(message.split())
 
 

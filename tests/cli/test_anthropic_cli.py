@@ -197,13 +197,36 @@ def test_validate_to_anthropic_reports_what_it_cannot_carry(tmp_path):
     assert json.loads(converted.stdout) == {"messages": [USER]}
 
 
-def test_an_openai_request_without_max_tokens_cannot_become_an_anthropic_request():
+def test_an_openai_request_without_max_tokens_needs_max_tokens_to_become_an_anthropic_one(
+    tmp_path,
+):
     body = {"model": "gpt-4o", "messages": [USER]}
     done = run("convert", "--to", "anthropic", stdin=json.dumps(body))
     assert (done.status, done.stdout) == (1, "")
     assert done.errors == [
-        "semantic-chat: max_tokens: Anthropic Messages requires max_tokens: set "
-        "history.options.max_tokens, or pass to_request(history, max_tokens=...)"
+        "semantic-chat: max_tokens: Anthropic Messages requires max_tokens: pass --max-tokens"
+    ]
+    done = run("convert", "--to", "anthropic", "--max-tokens", "512", stdin=json.dumps(body))
+    assert (done.status, json.loads(done.stdout)) == (
+        0, {"model": "gpt-4o", "max_tokens": 512, "messages": [USER]}
+    )
+    given = {**body, "max_completion_tokens": 64}  # the request's own limit wins
+    done = run("convert", "--to", "anthropic", "--max-tokens", "512", stdin=json.dumps(given))
+    assert json.loads(done.stdout)["max_tokens"] == 64
+    lines = tmp_path / "requests.jsonl"
+    lines.write_text(json.dumps(body) + "\n" + json.dumps(given) + "\n")
+    done = run("convert", "requests.jsonl", "--to", "anthropic", "--max-tokens", "9", "-q",
+               cwd=tmp_path)
+    assert [json.loads(line)["max_tokens"] for line in done.stdout.splitlines()] == [9, 64]
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "many"])
+def test_max_tokens_must_be_a_whole_number_above_zero(value):
+    done = run("convert", "--to", "anthropic", "--max-tokens", value, stdin="{}")
+    assert done.status == 2
+    assert done.errors == [
+        "semantic-chat convert: error: argument --max-tokens: expected a whole number of "
+        f"tokens above 0, got {value!r} (see semantic-chat convert --help)"
     ]
 
 
