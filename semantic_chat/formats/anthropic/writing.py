@@ -47,6 +47,7 @@ _SYSTEM, _DEVELOPER = AuthorRole.SYSTEM, AuthorRole.DEVELOPER
 _USER, _ASSISTANT, _TOOL = AuthorRole.USER, AuthorRole.ASSISTANT, AuthorRole.TOOL
 _TTLS = ("5m", "1h")
 _NO_TURN: dict[str, Any] = {}  # the turn before the first, never written to
+_NO_RESULTS: list[dict[str, Any]] = []  # the results of no turn, never written to
 
 # One message written: a turn (a dict with "role" and "content", results first, and the
 # message's other keys) whose role is "user", "assistant" or, for the loop to join it, "tool";
@@ -87,7 +88,9 @@ def to_payload(
             of the same role as the turn before it.
         InvalidValueError: ``on_unsupported`` is not one of its values.
     """
-    return _to_payload(history, policy(on_unsupported), merge_consecutive, True)
+    if on_unsupported is not None:  # None, the default, needs no check
+        on_unsupported = policy(on_unsupported)
+    return _to_payload(history, on_unsupported, merge_consecutive, True)
 
 
 def cache_control(target: KernelContent | ChatMessageContent, *, ttl: str | None = None) -> None:
@@ -152,6 +155,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     last: dict[str, Any] = _NO_TURN  # the turn being built, and what made it: "" (none yet),
     last_kind = ""  # "assistant", "user", "tool" (only results of tool messages so far), or
     # "tool+" (tool messages' results and other blocks: a result joins before those)
+    results = _NO_RESULTS  # the content of the last turn, when it is "tool"
     loads = _orjson_loads if jsoncodec.BACKEND == "orjson" else None
     for index, message in enumerate(history):
         written: _Written | None = None
@@ -193,10 +197,11 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                 block = {"type": "tool_result", "tool_use_id": call_id,
                                          "content": answer}
                                 if last_kind == "tool":  # results only so far: join them
-                                    last["content"].append(block)
+                                    results.append(block)
                                     continue
                                 if last_kind == "assistant" or not last_kind:
-                                    last = {"role": "user", "content": [block]}
+                                    results = [block]
+                                    last = {"role": "user", "content": results}
                                     append(last)
                                     last_kind = "tool"
                                     continue
@@ -234,6 +239,35 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                             append(last)
                             last_kind = "assistant"
                             continue
+                    elif role is _USER and (last_kind == "assistant" or not last_kind):
+                        blocks = []
+                        for item in items:
+                            if item._metadata:
+                                break
+                            if type(item) is ImageContent:
+                                payload, mime_type = item._data, item._mime_type
+                                if (
+                                    type(payload) is not str  # base64 text, as read
+                                    or mime_type not in IMAGE_TYPES
+                                    or item._detail is not None
+                                ):
+                                    break
+                                source = {"type": "base64", "media_type": mime_type,
+                                          "data": payload}
+                                blocks.append({"type": "image", "source": source})
+                            elif (
+                                type(item) is TextContent
+                                and not item._citations
+                                and type(item._text) is str
+                            ):
+                                blocks.append({"type": "text", "text": item._text})
+                            else:
+                                break
+                        else:
+                            last = {"role": "user", "content": blocks}
+                            append(last)
+                            last_kind = "user"
+                            continue
                 written = _write_plain_message(message)
             except Exception:  # a message broken by hand: the general writer locates it
                 written = None
@@ -264,7 +298,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                 continue
             if last_kind != "user":
                 append(turn)
-                last = turn
+                last, results = turn, content
                 last_kind = "tool+" if content and content[-1]["type"] != "tool_result" else kind
                 continue
         elif kind == "user":
