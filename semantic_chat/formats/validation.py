@@ -168,8 +168,8 @@ def _write_problems(
     """Write the history with every loss recorded; message by message if writing fails."""
     try:
         return _write_all(writer, history, on_unsupported, None)
-    except (SemanticChatError, ValueError):
-        pass
+    except (SemanticChatError, ValueError) as error:
+        whole = _problem(error)
     problems = []
     for index, message in enumerate(history.messages):
         try:
@@ -177,6 +177,8 @@ def _write_problems(
         except (SemanticChatError, ValueError) as error:
             found = _problem(error)
             problems.append(attrs.evolve(found, path=_relocate(found.path, index)))
+    if not any(problem.severity == "error" for problem in problems):
+        problems.insert(0, whole)  # no message is at fault: the request is (no max_tokens)
     return problems
 
 
@@ -186,8 +188,11 @@ def _write_all(
     on_unsupported: OnUnsupported | None,
     index: int | None,
 ) -> list[Problem]:
+    write = writer.to_payload
+    if history.options is not None and writer.to_request is not None:
+        write = writer.to_request  # as `convert` does: the options' losses are checked too
     with collect_losses() as losses:
-        writer.to_payload(history, on_unsupported=on_unsupported)
+        write(history, on_unsupported=on_unsupported)
     return [
         Problem(
             path if index is None else _relocate(path, index),

@@ -22,7 +22,7 @@ from semantic_chat.errors import (
     SerializationError,
     UnsupportedContentError,
 )
-from semantic_chat.formats import openai_chat, openai_responses
+from semantic_chat.formats import Problem, openai_chat, openai_responses
 from semantic_chat.serialization import from_json, to_json
 
 CHAT_BODY = {
@@ -449,3 +449,30 @@ def test_a_document_of_another_format_is_refused_naming_what_it_is(read, documen
     with pytest.raises(FormatError) as caught:
         read(document)
     assert str(caught.value) == message
+
+
+def test_validate_checks_a_request_bodys_options_as_convert_writes_them():
+    body = {
+        "model": "claude-x", "max_tokens": 50, "system": "Be brief.",
+        "messages": [{"role": "user", "content": "hi"}],
+        "thinking": {"type": "enabled", "budget_tokens": 1024},
+    }
+    assert formats.validate(body, target="openai-chat") == [
+        Problem(
+            'options.extra["thinking"]',
+            "OpenAI Chat Completions cannot carry the request field 'thinking'",
+            "warning",
+        )
+    ]
+    chat = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi", "name": "ann"}]}
+    assert formats.validate(chat, target="anthropic") == [
+        Problem(
+            "max_tokens",
+            "Anthropic Messages requires max_tokens: set history.options.max_tokens, or pass "
+            "to_request(history, max_tokens=...)",
+        ),
+        Problem(
+            "messages[0].name", "Anthropic Messages cannot carry the name of a user message",
+            "warning",
+        ),
+    ]
