@@ -334,10 +334,6 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     return {"system": system, "messages": turns}
 
 
-def _not_plain(message: ChatMessageContent) -> None:
-    """The quick path's place when every message is to be written the general way."""
-
-
 def _join(turn: dict[str, Any], written: dict[str, Any]) -> None:
     """Add a message's turn to the turn before: results after its results, the rest last.
 
@@ -394,20 +390,6 @@ def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noq
     role = PLAIN_TEXT[message._role]  # the slots behind the properties: this is a hot path
     items = message._items
     if role == "tool":
-        if len(items) == 1:  # one result per tool message, as Chat Completions sends them
-            (result,) = items
-            if type(result) is not FunctionResultContent:
-                return None
-            call_id, answer = result._call_id, result._result
-            if (
-                result._metadata
-                or type(call_id) is not str
-                or type(answer) is not str
-                or result._is_error is not False
-            ):
-                return None
-            block = {"type": "tool_result", "tool_use_id": call_id, "content": answer}
-            return {"role": "tool", "content": [block]}
         blocks: list[dict[str, Any]] = []
         for result in items:
             if type(result) is not FunctionResultContent:
