@@ -196,6 +196,19 @@ def test_an_item_broken_by_hand_is_located():
     assert str(raised.value) == "messages[0].items[1].text: expected a str, got int"
 
 
+@pytest.mark.parametrize(("broken", "message"), [
+    (5, "messages[0].items[0].citations: expected a tuple of Citation, got int"),
+    ([1], "messages[0].items[0].citations: expected a tuple of Citation, got list"),
+    (("a",), "messages[0].items[0].citations[0]: expected a Citation, got str"),
+])
+def test_citations_broken_by_hand_are_located(broken, message):
+    text = TextContent("hi")
+    object.__setattr__(text, "_citations", broken)
+    with pytest.raises(FormatError) as raised:
+        writing.to_payload([ChatMessageContent("assistant", items=[text])])
+    assert str(raised.value) == message
+
+
 def test_a_value_put_into_mapping_arguments_later_is_located():
     call = FunctionCallContent("c1", "f", {"when": "today"})
     call.arguments["when"] = datetime.date(2025, 1, 1)  # type: ignore[index]

@@ -22,7 +22,14 @@ from ...contents import (
     TextContent,
     UnknownContent,
 )
-from ...errors import FormatError, InvalidTypeError, InvalidValueError, SerializationError
+from ...contents.citation import Citation
+from ...errors import (
+    FormatError,
+    InvalidTypeError,
+    InvalidValueError,
+    SerializationError,
+    describe_type,
+)
 from ...jsoncodec import json_value
 from ...labels import PLAIN_TEXT, AuthorRole
 from ...message import ChatMessageContent
@@ -680,13 +687,19 @@ def _text_block(
     item: TextContent, path: str, on_unsupported: OnUnsupported | None
 ) -> dict[str, Any]:
     block: dict[str, Any] = {"type": "text", "text": item.text}
-    if item.citations:
-        written = [
-            citation
-            for index, each in enumerate(item.citations)
-            if (citation := write_citation(each, f"{path}.citations[{index}]", on_unsupported))
-            is not None
-        ]
+    citations = item.citations
+    if citations:
+        if type(citations) is not tuple:  # broken by hand: the setter keeps a tuple
+            expected = "a tuple of Citation"
+            raise FormatError.mismatch(f"{path}.citations", expected, describe_type(citations))
+        written = []
+        for index, each in enumerate(citations):
+            where = f"{path}.citations[{index}]"
+            if not isinstance(each, Citation):
+                raise FormatError.mismatch(where, "a Citation", describe_type(each))
+            citation = write_citation(each, where, on_unsupported)
+            if citation is not None:
+                written.append(citation)
         if written:
             block["citations"] = written
     return _with_fields(block, item)
