@@ -30,6 +30,7 @@ from ...errors import (
     SerializationError,
     describe_type,
 )
+from ...history import ChatHistory
 from ...jsoncodec import json_value
 from ...labels import PLAIN_TEXT, AuthorRole
 from ...message import ChatMessageContent
@@ -164,7 +165,8 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     # "tool+" (tool messages' results and other blocks: a result joins before those)
     results = _NO_RESULTS  # the content of the last turn, when it is "tool"
     loads = _orjson_loads if jsoncodec.BACKEND == "orjson" else None
-    for index, message in enumerate(history):
+    messages = history._messages if type(history) is ChatHistory else history  # no __iter__
+    for index, message in enumerate(messages):
         written: _Written | None = None
         if quick:
             try:
