@@ -56,6 +56,7 @@ __all__ = [
 
 
 def _block_index(value: Any) -> int | None:
+    """Check a fragment's block index (the field's converter, on building and on setting)."""
     return None if value is None else check_int(value, "index", "an int or None")
 
 
@@ -69,12 +70,9 @@ class StreamingTextContent(TextContent):
 
     content_type: ClassVar[ContentType] = ContentType.STREAMING_TEXT
 
-    _index: int | None = attrs.field(default=None, alias="index", kw_only=True)
-
-    def __attrs_post_init__(self) -> None:
-        if self._index is not None:
-            object.__setattr__(self, "_index", _block_index(self._index))
-        super().__attrs_post_init__()
+    _index: int | None = attrs.field(
+        default=None, alias="index", kw_only=True, converter=_block_index
+    )
 
     @property
     def index(self) -> int | None:
@@ -83,7 +81,7 @@ class StreamingTextContent(TextContent):
 
     @index.setter
     def index(self, value: int | None) -> None:
-        self._index = _block_index(value)
+        self._index = value  # checked by the field's converter
 
 
 @attrs.define(slots=True, weakref_slot=False)
@@ -92,12 +90,9 @@ class StreamingRefusalContent(RefusalContent):
 
     content_type: ClassVar[ContentType] = ContentType.STREAMING_REFUSAL
 
-    _index: int | None = attrs.field(default=None, alias="index", kw_only=True)
-
-    def __attrs_post_init__(self) -> None:
-        if self._index is not None:
-            object.__setattr__(self, "_index", _block_index(self._index))
-        super().__attrs_post_init__()
+    _index: int | None = attrs.field(
+        default=None, alias="index", kw_only=True, converter=_block_index
+    )
 
     @property
     def index(self) -> int | None:
@@ -106,7 +101,7 @@ class StreamingRefusalContent(RefusalContent):
 
     @index.setter
     def index(self, value: int | None) -> None:
-        self._index = _block_index(value)
+        self._index = value  # checked by the field's converter
 
 
 @attrs.define(slots=True, weakref_slot=False)
@@ -118,12 +113,9 @@ class StreamingReasoningContent(ReasoningContent):
 
     content_type: ClassVar[ContentType] = ContentType.STREAMING_REASONING
 
-    _index: int | None = attrs.field(default=None, alias="index", kw_only=True)
-
-    def __attrs_post_init__(self) -> None:
-        if self._index is not None:
-            object.__setattr__(self, "_index", _block_index(self._index))
-        super().__attrs_post_init__()
+    _index: int | None = attrs.field(
+        default=None, alias="index", kw_only=True, converter=_block_index
+    )
 
     @property
     def index(self) -> int | None:
@@ -132,7 +124,7 @@ class StreamingReasoningContent(ReasoningContent):
 
     @index.setter
     def index(self, value: int | None) -> None:
-        self._index = _block_index(value)
+        self._index = value  # checked by the field's converter
 
 
 @attrs.define(slots=True, weakref_slot=False)
