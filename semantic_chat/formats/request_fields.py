@@ -39,9 +39,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import FormatError, SemanticChatError
+from ..errors import FormatError, SemanticChatError, describe_type
 from ..options import ChatOptions
-from .wire import HINT_KEYS, OnUnsupported, unsupported_field
+from .wire import HINT_KEYS, OnUnsupported, as_plain, unsupported_field
 
 __all__ = [
     "ANTHROPIC_KEYS",
@@ -50,6 +50,7 @@ __all__ = [
     "is_anthropic_tool",
     "options_from",
     "report_options_metadata",
+    "request_messages",
     "write_extra",
     "write_tool_choice",
     "write_tools",
@@ -103,6 +104,24 @@ _OWN_FIELDS = {
         "temperature", "top_p", "max_output_tokens", "reasoning",
     )),
 }
+
+
+def request_messages(body: Any) -> tuple[dict[str, Any], list[Any]]:
+    """A request body of a format with a ``messages`` list, as a dict, and that list.
+
+    Raises:
+        FormatError: the body is not an object or has no ``messages`` list; the message
+            names ``request`` or ``messages``.
+    """
+    plain = as_plain(body, "request")
+    if type(plain) is not dict:
+        raise FormatError.mismatch("request", "a request object", describe_type(plain))
+    messages = plain.get("messages")
+    if type(messages) is not list:
+        if "messages" not in plain:
+            raise FormatError("missing 'messages'", path="request")
+        raise FormatError.mismatch("messages", "a list of messages", describe_type(messages))
+    return plain, messages
 
 
 def options_from(fields: dict[str, Any], renamed: dict[str, str]) -> ChatOptions | None:

@@ -46,6 +46,7 @@ from ..request_fields import (
     RESPONSES_KEYS,
     is_anthropic_tool,
     report_options_metadata,
+    request_messages,
 )
 from ..wire import OnUnsupported, as_plain, unsupported_field
 from . import reading, writing
@@ -142,14 +143,7 @@ def from_request(body: Any) -> ChatHistory:
             the wrong type; the message names the field (``stop_sequences[0]: expected a
             str, got int``) or the message (``messages[2].role``).
     """
-    plain = as_plain(body, "request")
-    if type(plain) is not dict:
-        raise FormatError.mismatch("request", "a request object", describe_type(plain))
-    messages = plain.get("messages")
-    if type(messages) is not list:
-        if "messages" not in plain:
-            raise FormatError("missing 'messages'", path="request")
-        raise FormatError.mismatch("messages", "a list of messages", describe_type(messages))
+    plain, messages = request_messages(body)
     named: dict[str, Any] = {}
     extra: dict[str, Any] = {}
     for key, value in plain.items():

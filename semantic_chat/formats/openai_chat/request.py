@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ...errors import FormatError, describe_type
+from ...errors import FormatError
 from ...history import ChatHistory
 from ...message import ChatMessageContent
 from ...trusted import new_history
@@ -18,6 +18,7 @@ from .. import documents
 from ..request_fields import (
     options_from,
     report_options_metadata,
+    request_messages,
     write_extra,
     write_tool_choice,
     write_tools,
@@ -77,14 +78,7 @@ def from_request(body: Any) -> ChatHistory:
             the wrong type; the message names the field (``temperature: expected a number
             or None, got str``) or the message (``messages[2].role``).
     """
-    plain = as_plain(body, "request")
-    if type(plain) is not dict:
-        raise FormatError.mismatch("request", "a request object", describe_type(plain))
-    messages = plain.get("messages")
-    if type(messages) is not list:
-        if "messages" not in plain:
-            raise FormatError("missing 'messages'", path="request")
-        raise FormatError.mismatch("messages", "a list of messages", describe_type(messages))
+    plain, messages = request_messages(body)
     fields = {key: value for key, value in plain.items() if key != "messages"}
     renamed = dict(_RENAMED)
     legacy = "max_tokens" in fields and "max_completion_tokens" not in fields
