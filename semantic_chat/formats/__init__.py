@@ -98,8 +98,8 @@ register(
 register(
     WireFormat(
         name=openai_chat.NAME,
-        summary="OpenAI Chat Completions messages: text, images, wav/mp3 audio, files, "
-        "refusals, tool calls and results",
+        summary="OpenAI Chat Completions messages: text (a response's with its citations), "
+        "images, wav/mp3 audio, files, refusals, tool calls and results",
         from_payload=openai_chat.from_payload,
         to_payload=openai_chat.to_payload,
         score=score_openai_chat,
@@ -109,8 +109,8 @@ register(
 register(
     WireFormat(
         name=openai_responses.NAME,
-        summary="OpenAI Responses input items (or a request with instructions): text, images, "
-        "files, refusals, function calls and outputs, reasoning items",
+        summary="OpenAI Responses input items (or a request with instructions): text with "
+        "citations, images, files, refusals, function calls and outputs, reasoning items",
         from_payload=_read_openai_responses,
         to_payload=openai_responses.to_payload,
         score=score_openai_responses,
