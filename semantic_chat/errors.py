@@ -163,3 +163,15 @@ class ProviderError(SemanticChatError, RuntimeError):
     ) -> None:
         super().__init__(detail, path=path, expected=expected, got=got)
         self.error_type = error_type
+
+    def at(self, prefix: str) -> ProviderError:
+        """The same error located under ``prefix``, its ``error_type`` kept."""
+        moved = super().at(prefix)
+        moved.error_type = self.error_type
+        return moved
+
+    def with_path(self, path: str) -> ProviderError:
+        """The same error at ``path``, its ``error_type`` kept."""
+        moved = super().with_path(path)
+        moved.error_type = self.error_type
+        return moved

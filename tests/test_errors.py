@@ -78,6 +78,11 @@ def test_a_provider_error_carries_the_providers_kind_and_message():
     error = errors.ProviderError("overloaded_error: Overloaded", error_type="overloaded_error")
     assert isinstance(error, RuntimeError)
     assert (str(error), error.error_type) == ("overloaded_error: Overloaded", "overloaded_error")
+    moved = error.at("events[3]")
+    assert (str(moved), moved.error_type) == (
+        "events[3]: overloaded_error: Overloaded", "overloaded_error"
+    )
+    assert error.with_path("stream").error_type == "overloaded_error"
 
 
 def test_well_known_errors_are_where_the_tree_puts_them():
