@@ -87,6 +87,9 @@ ANTHROPIC_KEYS = frozenset((
 # Reported when writing an OpenAI request; ``top_k`` stays a vendor extension (written as it is).
 _ANTHROPIC_ONLY = ANTHROPIC_KEYS - CHAT_KEYS - RESPONSES_KEYS - {"top_k"}
 
+# Values of a field both APIs name that only Anthropic takes: reported in an OpenAI request.
+_ANTHROPIC_VALUES = {"service_tier": frozenset(("standard_only",))}
+
 _DATED_TOOL = re.compile(r"_\d{8}$")
 """Anthropic's own tools have a dated type (``web_search_20250305``); OpenAI's do not."""
 
@@ -309,8 +312,9 @@ def write_extra(  # noqa: PLR0917 - one call per request writer
     """Copy the fields of ``options.extra`` a request of format ``own`` can carry into ``body``.
 
     ``own`` is ``"chat"`` or ``"responses"``. A field only the other format (or Anthropic
-    Messages) has is reported; a field none names is copied; a field the writer sets itself,
-    or one ``skip`` says the writer used, is not copied.
+    Messages) has is reported, and so is a shared field holding a value only Anthropic takes
+    (``service_tier: "standard_only"``); a field none names is copied; a field the writer sets
+    itself, or one ``skip`` says the writer used, is not copied.
 
     Raises:
         UnsupportedContentError: a field is left out and ``on_unsupported`` is ``"error"``.
@@ -323,6 +327,10 @@ def write_extra(  # noqa: PLR0917 - one call per request writer
         foreign = key in other or key in _ANTHROPIC_ONLY
         if key in _OWN_FIELDS[own] or (key not in keys and foreign):
             unsupported_field(on_unsupported, format_name, where, f"the request field {key!r}")
+            continue
+        if value in _ANTHROPIC_VALUES.get(key, ()):
+            what = f"the request field {key!r} with Anthropic's value {value!r}"
+            unsupported_field(on_unsupported, format_name, where, what)
             continue
         body[key] = value
 

@@ -26,7 +26,7 @@ from semantic_chat import (
     formats,
 )
 from semantic_chat.errors import FormatError, InvalidTypeError, UnsupportedContentError
-from semantic_chat.formats import anthropic, documents
+from semantic_chat.formats import ConversionWarning, anthropic, documents
 
 WEATHER_TOOL = {
     "name": "get_weather",
@@ -624,3 +624,20 @@ def test_a_results_line_keeps_its_envelope():
     assert unwrapped.wrap([USER], "openai-chat") == {
         "custom_id": "req-1", "result": {"type": "succeeded", "message": [USER]}
     }
+
+
+@pytest.mark.parametrize(("target", "name"), [
+    ("openai-chat", "OpenAI Chat Completions"), ("openai-responses", "OpenAI Responses"),
+])
+def test_a_service_tier_only_anthropic_takes_is_reported_in_an_openai_request(target, name):
+    body = {"model": "claude-x", "max_tokens": 50, "messages": [{"role": "user", "content": "hi"}],
+            "service_tier": "standard_only"}
+    with pytest.warns(ConversionWarning) as caught:
+        written = formats.convert(body, target=target)
+    assert "service_tier" not in written
+    assert [str(warning.message) for warning in caught] == [
+        f'options.extra["service_tier"]: dropped: {name} cannot carry the request field '
+        "'service_tier' with Anthropic's value 'standard_only'"
+    ]
+    shared = formats.convert({**body, "service_tier": "auto"}, target=target)
+    assert shared["service_tier"] == "auto"
