@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from .contents import (
     AudioContent,
     BinaryContent,
+    Citation,
     FileContent,
     FunctionCallContent,
     FunctionResultContent,
@@ -26,7 +27,7 @@ from .contents import (
 from .errors import InvalidTypeError, describe_type
 from .message import ChatMessageContent
 
-__all__ = ["describe_item", "render_transcript", "summarize"]
+__all__ = ["describe_citation", "describe_item", "render_transcript", "summarize"]
 
 _PREVIEW = 200
 
@@ -70,6 +71,37 @@ def describe_item(item: KernelContent) -> str:
     return f"[{item.content_type}] {_shorten(str(item))}"
 
 
+_UNITS = {"char": "characters", "page": "pages", "block": "blocks"}
+
+
+def describe_citation(citation: Citation) -> str:
+    """One line saying what a citation points at: its source, the words quoted, where.
+
+    ``[citation] Colours: "The sky is blue." (pages 2-3 of source 0)``; the span of the text
+    it supports is given when it has one (``for characters 0-12``). `render_transcript` shows
+    a text's citations on the lines after it.
+    """
+    source = citation.title or citation.url or citation.filename or citation.file_id
+    parts = [source if source else "a source"]
+    if citation.url and source != citation.url:
+        parts.append(f"<{citation.url}>")
+    if citation.cited_text:
+        parts[-1] += ":"
+        parts.append(json.dumps(_shorten(citation.cited_text), ensure_ascii=False))
+    where = []
+    if citation.source_start is not None:
+        unit = _UNITS.get(citation.source_unit or "", citation.source_unit or "positions")
+        end = "" if citation.source_end is None else f"-{citation.source_end}"
+        where.append(f"{unit} {citation.source_start}{end}")
+    if citation.source_index is not None:
+        where.append(f"{'of ' if where else ''}source {citation.source_index}")
+    if citation.text_start is not None:
+        end = "" if citation.text_end is None else f"-{citation.text_end}"
+        where.append(f"for characters {citation.text_start}{end}")
+    text = "[citation] " + " ".join(parts)
+    return f"{text} ({' '.join(where)})" if where else text
+
+
 def render_transcript(messages: Iterable[ChatMessageContent], *, color: bool = False) -> str:
     """Render messages as blocks: a header line with the role, then each item on its own line.
 
@@ -100,6 +132,11 @@ def render_transcript(messages: Iterable[ChatMessageContent], *, color: bool = F
         for item in message.items:
             text = "\n   ".join(describe_item(item).splitlines() or [""])
             lines.append("   " + (_style_item(text, item) if color else text))
+            if isinstance(item, TextContent):
+                lines.extend(
+                    "     " + style(describe_citation(citation), _DIM)
+                    for citation in item.citations
+                )
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
