@@ -30,6 +30,7 @@ from ..errors import (
 from ..jsoncodec import json_value
 from ..message import ChatMessageContent
 from ..usage import Usage
+from ..validation import check_stored
 
 __all__ = [
     "ERROR_MARK",
@@ -50,8 +51,10 @@ __all__ = [
     "policy",
     "read_error",
     "read_parts",
+    "report_metadata",
     "require",
     "set_hints",
+    "stored_items",
     "unsupported",
     "unsupported_field",
     "usage_from",
@@ -203,6 +206,39 @@ def lost_metadata(
         if key not in HINT_KEYS:
             name = json.dumps(key, ensure_ascii=False)
             unsupported_field(on_unsupported, format_name, f"{where}.metadata[{name}]", "metadata")
+
+
+def stored_items(message: ChatMessageContent, path: str) -> list[tuple[int, KernelContent]]:
+    """A message's items with their indexes, once the message and each item hold their types.
+
+    What every general writer checks first: an object broken by hand (through
+    ``object.__setattr__``) is refused at its field rather than copied into a payload.
+
+    Raises:
+        FormatError: a field holds something else (``messages[2].items[0].text``).
+    """
+    check_stored(message, path, FormatError)
+    items = list(enumerate(message.items))
+    for index, item in items:
+        check_stored(item, f"{path}.items[{index}]", FormatError)
+    return items
+
+
+def report_metadata(
+    message: ChatMessageContent,
+    items: list[tuple[int, KernelContent]],
+    path: str,
+    format_name: str,
+    on_unsupported: OnUnsupported | None,
+) -> None:
+    """Report the metadata of a message, then of each of its items, that no hints hold.
+
+    Raises:
+        UnsupportedContentError: there is such a key and ``on_unsupported`` is ``"error"``.
+    """
+    lost_metadata(message, path, format_name, on_unsupported)
+    for index, item in items:
+        lost_metadata(item, f"{path}.items[{index}]", format_name, on_unsupported)
 
 
 def lose(on_unsupported: OnUnsupported | None, where: str, detail: str, default: str) -> None:

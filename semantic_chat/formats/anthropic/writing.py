@@ -34,7 +34,6 @@ from ...history import ChatHistory
 from ...jsoncodec import json_value
 from ...labels import PLAIN_TEXT, AuthorRole
 from ...message import ChatMessageContent
-from ...validation import check_stored
 from ..wire import (
     OnUnsupported,
     compact_json,
@@ -42,6 +41,8 @@ from ..wire import (
     lose,
     lost_metadata,
     policy,
+    report_metadata,
+    stored_items,
     unsupported,
     unsupported_field,
 )
@@ -562,13 +563,8 @@ def _write_message(
     role = str(message.role)
     if role not in ("user", "assistant", "tool") and role not in _INSTRUCTION_ROLES:
         raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
-    check_stored(message, path, FormatError)
-    items = list(enumerate(message.items))
-    for index, item in items:
-        check_stored(item, f"{path}.items[{index}]", FormatError)
-    lost_metadata(message, path, FORMAT, on_unsupported)
-    for index, item in items:
-        lost_metadata(item, f"{path}.items[{index}]", FORMAT, on_unsupported)
+    items = stored_items(message, path)
+    report_metadata(message, items, path, FORMAT, on_unsupported)
     if message.name is not None:
         unsupported_field(on_unsupported, FORMAT, f"{path}.name", f"the name of a {role} message")
     hints = get_hints(message, HINTS)

@@ -18,7 +18,6 @@ from ...contents import (
 from ...errors import FormatError
 from ...labels import PLAIN_TEXT
 from ...message import ChatMessageContent
-from ...validation import check_stored
 from ..wire import (
     OnUnsupported,
     arguments_text,
@@ -28,6 +27,8 @@ from ..wire import (
     get_hints,
     lost_metadata,
     policy,
+    report_metadata,
+    stored_items,
     unsupported,
     unsupported_field,
 )
@@ -200,13 +201,8 @@ def _write_message(
     role = str(message.role)
     if role not in ROLES:
         raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
-    check_stored(message, path, FormatError)
-    items = list(enumerate(message.items))
-    for index, item in items:
-        check_stored(item, f"{path}.items[{index}]", FormatError)
-    lost_metadata(message, path, FORMAT, on_unsupported)
-    for index, item in items:
-        lost_metadata(item, f"{path}.items[{index}]", FORMAT, on_unsupported)
+    items = stored_items(message, path)
+    report_metadata(message, items, path, FORMAT, on_unsupported)
     hints = get_hints(message, HINTS)
     results = [(i, item) for i, item in items if isinstance(item, FunctionResultContent)]
     if role in ("tool", "function") and message.name is not None:

@@ -18,7 +18,6 @@ from ...contents import (
 )
 from ...errors import FormatError
 from ...message import ChatMessageContent
-from ...validation import check_stored
 from ..wire import (
     OnUnsupported,
     arguments_text,
@@ -28,6 +27,8 @@ from ..wire import (
     get_hints,
     lost_metadata,
     policy,
+    report_metadata,
+    stored_items,
     unsupported,
     unsupported_field,
 )
@@ -116,10 +117,7 @@ class _Writer:
     def write(self) -> None:
         if self.role not in ROLES:
             raise FormatError(f"{FORMAT} has no role {self.role!r}", path=f"{self.path}.role")
-        check_stored(self.message, self.path, FormatError)
-        items = list(enumerate(self.message.items))
-        for index, item in items:
-            check_stored(item, f"{self.path}.items[{index}]", FormatError)
+        items = stored_items(self.message, self.path)
         self._report_fields(items)
         if not items:
             envelope = get_hints(self.message, HINTS).get("message", {})
@@ -160,9 +158,7 @@ class _Writer:
         if self.message.name is not None:
             what = f"the name of {_a(self.role)} message"
             unsupported_field(self.on_unsupported, FORMAT, f"{self.path}.name", what)
-        lost_metadata(self.message, self.path, FORMAT, self.on_unsupported)
-        for index, item in items:
-            lost_metadata(item, f"{self.path}.items[{index}]", FORMAT, self.on_unsupported)
+        report_metadata(self.message, items, self.path, FORMAT, self.on_unsupported)
 
     def _is_part(self, item: KernelContent) -> bool:
         return isinstance(item, (ImageContent, FileContent)) or (
