@@ -60,8 +60,29 @@ def _block_index(value: Any) -> int | None:
     return None if value is None else check_int(value, "index", "an int or None")
 
 
+def _block_index_field() -> Any:
+    """The ``index`` field of a text, refusal or reasoning fragment."""
+    return attrs.field(default=None, alias="index", kw_only=True, converter=_block_index)
+
+
+class _BlockIndexed:
+    """The ``index`` property of the fragments that carry a content block index."""
+
+    __slots__ = ()
+    _index: int | None
+
+    @property
+    def index(self) -> int | None:
+        """The content block this fragment belongs to, or ``None`` (one per message)."""
+        return self._index
+
+    @index.setter
+    def index(self, value: int | None) -> None:
+        setattr(self, "_index", value)  # noqa: B010 - the class's __setattr__ runs the converter
+
+
 @attrs.define(slots=True, weakref_slot=False)
-class StreamingTextContent(TextContent):
+class StreamingTextContent(_BlockIndexed, TextContent):
     """A fragment of text (or of its citations) from a stream.
 
     ``index`` is the content block it belongs to, for providers that stream several text
@@ -70,42 +91,20 @@ class StreamingTextContent(TextContent):
 
     content_type: ClassVar[ContentType] = ContentType.STREAMING_TEXT
 
-    _index: int | None = attrs.field(
-        default=None, alias="index", kw_only=True, converter=_block_index
-    )
-
-    @property
-    def index(self) -> int | None:
-        """The content block this fragment belongs to, or ``None`` (one text per message)."""
-        return self._index
-
-    @index.setter
-    def index(self, value: int | None) -> None:
-        self._index = value  # checked by the field's converter
+    _index: int | None = _block_index_field()
 
 
 @attrs.define(slots=True, weakref_slot=False)
-class StreamingRefusalContent(RefusalContent):
+class StreamingRefusalContent(_BlockIndexed, RefusalContent):
     """A fragment of a refusal from a stream; ``index`` as for `StreamingTextContent`."""
 
     content_type: ClassVar[ContentType] = ContentType.STREAMING_REFUSAL
 
-    _index: int | None = attrs.field(
-        default=None, alias="index", kw_only=True, converter=_block_index
-    )
-
-    @property
-    def index(self) -> int | None:
-        """The content block this fragment belongs to, or ``None``."""
-        return self._index
-
-    @index.setter
-    def index(self, value: int | None) -> None:
-        self._index = value  # checked by the field's converter
+    _index: int | None = _block_index_field()
 
 
 @attrs.define(slots=True, weakref_slot=False)
-class StreamingReasoningContent(ReasoningContent):
+class StreamingReasoningContent(_BlockIndexed, ReasoningContent):
     """A fragment of reasoning (text, or a piece of its signature) from a stream.
 
     ``index`` as for `StreamingTextContent`: Anthropic streams each thinking block apart.
@@ -113,18 +112,7 @@ class StreamingReasoningContent(ReasoningContent):
 
     content_type: ClassVar[ContentType] = ContentType.STREAMING_REASONING
 
-    _index: int | None = attrs.field(
-        default=None, alias="index", kw_only=True, converter=_block_index
-    )
-
-    @property
-    def index(self) -> int | None:
-        """The content block this fragment belongs to, or ``None``."""
-        return self._index
-
-    @index.setter
-    def index(self, value: int | None) -> None:
-        self._index = value  # checked by the field's converter
+    _index: int | None = _block_index_field()
 
 
 @attrs.define(slots=True, weakref_slot=False)

@@ -70,10 +70,8 @@ class Citation:
     def __attrs_post_init__(self) -> None:
         for name in _TEXT_FIELDS:
             value = getattr(self, name)
-            if value is not None and type(value) is not str:
+            if value is not None and not (type(value) is str and value.isascii()):
                 object.__setattr__(self, name, check_optional_text(value, name))
-            elif value is not None and not value.isascii():
-                check_optional_text(value, name)
         for name in _NUMBER_FIELDS:
             value = getattr(self, name)
             if value is not None:
