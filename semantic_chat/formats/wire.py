@@ -18,7 +18,15 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Literal, TypeVar
 
-from ..contents import BinaryContent, FunctionCallContent, KernelContent, TextContent
+import attrs
+
+from ..contents import (
+    BinaryContent,
+    Citation,
+    FunctionCallContent,
+    KernelContent,
+    TextContent,
+)
 from ..contents.metadata import peek_metadata
 from ..errors import (
     FormatError,
@@ -51,6 +59,7 @@ __all__ = [
     "policy",
     "read_error",
     "read_parts",
+    "report_citation_losses",
     "report_metadata",
     "require",
     "set_hints",
@@ -239,6 +248,38 @@ def report_metadata(
     lost_metadata(message, path, format_name, on_unsupported)
     for index, item in items:
         lost_metadata(item, f"{path}.items[{index}]", format_name, on_unsupported)
+
+
+def report_citation_losses(  # noqa: PLR0917 - one loss report, every part of it named
+    citation: Citation,
+    carried: frozenset[str],
+    kind: str,
+    path: str,
+    format_name: str,
+    on_unsupported: OnUnsupported | None,
+) -> None:
+    """Report what a ``kind`` annotation leaves out of ``citation``, each as a field loss.
+
+    That is its fields not in ``carried`` and its metadata under keys that are no format's
+    hints, located under ``path`` (``messages[1].items[0].citations[2].cited_text``).
+
+    Raises:
+        UnsupportedContentError: there is such a field and ``on_unsupported`` is ``"error"``.
+    """
+    for field in _CITATION_FIELDS:
+        if getattr(citation, field) is not None and field not in carried:
+            what = f"{field} in a {kind} annotation"
+            unsupported_field(on_unsupported, format_name, f"{path}.{field}", what)
+    for key in citation.metadata:
+        if key not in HINT_KEYS:
+            name = json.dumps(key, ensure_ascii=False)
+            unsupported_field(on_unsupported, format_name, f"{path}.metadata[{name}]", "metadata")
+
+
+_CITATION_FIELDS = tuple(
+    field.name for field in attrs.fields(Citation) if field.name != "metadata"
+)
+"""The `Citation` fields a loss report looks at, in the order it names them."""
 
 
 def lose(on_unsupported: OnUnsupported | None, where: str, detail: str, default: str) -> None:

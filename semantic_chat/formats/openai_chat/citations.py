@@ -19,8 +19,7 @@ from typing import Any
 
 from ...contents import Citation
 from ...errors import SemanticChatError
-from ..openai_responses.citations import report_lost
-from ..wire import OnUnsupported, require, unsupported_field
+from ..wire import OnUnsupported, report_citation_losses, require, unsupported_field
 from .shared import FORMAT, HINTS
 
 __all__ = ["read_annotations", "write_annotations"]
@@ -84,7 +83,7 @@ def write_annotations(
             what = "a citation without a url (its annotations are url citations only)"
             unsupported_field(on_unsupported, FORMAT, where, what)
             continue
-        report_lost(citation, _CARRIED, "url_citation", where, FORMAT, on_unsupported)
+        report_citation_losses(citation, _CARRIED, "url_citation", where, FORMAT, on_unsupported)
         found = citation.metadata.get(HINTS)
         hints: dict[str, Any] = found if isinstance(found, dict) else {}
         body: dict[str, Any] = {

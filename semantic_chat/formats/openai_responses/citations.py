@@ -22,16 +22,15 @@ citations that fit no annotation (no url and no file id) are reported as field l
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
 from ...contents import Citation
 from ...errors import FormatError, SemanticChatError, describe_type
-from ..wire import HINT_KEYS, OnUnsupported, require, unsupported_field
+from ..wire import OnUnsupported, report_citation_losses, require, unsupported_field
 from .shared import FORMAT, HINTS
 
-__all__ = ["FIELD_NAMES", "read_annotation", "report_lost", "write_annotations"]
+__all__ = ["read_annotation", "write_annotations"]
 
 _FIELDS: dict[str, dict[str, tuple[type, str]]] = {
     "url_citation": {
@@ -73,13 +72,6 @@ _CARRIED: dict[str, frozenset[str]] = {
     "file_path": frozenset(("file_id", "source_index")),
 }
 _CARRIED_GENERIC = frozenset(field for _, field in _GENERIC.values())
-FIELD_NAMES = (
-    "cited_text", "title", "url", "file_id", "filename", "source_index", "source_start",
-    "source_end", "source_unit", "text_start", "text_end",
-)
-"""The `Citation` fields a loss report looks at, in the order it names them."""
-
-
 def read_annotation(data: Any, path: str) -> Citation:
     """Read one ``output_text`` annotation (a plain dict) as a `Citation`.
 
@@ -151,32 +143,6 @@ def _shape(citation: Citation, hints: dict[str, Any]) -> str | None:
     return "file_citation" if citation.filename is not None else "file_path"
 
 
-def report_lost(  # noqa: PLR0917 - one loss report, every part of it named
-    citation: Citation,
-    carried: frozenset[str],
-    kind: str,
-    path: str,
-    format_name: str,
-    on_unsupported: OnUnsupported | None,
-) -> None:
-    """Report what a ``kind`` annotation leaves out of ``citation``, each as a field loss.
-
-    That is its fields not in ``carried`` and its metadata under keys that are no format's
-    hints, located under ``path`` (``messages[1].items[0].citations[2].cited_text``).
-
-    Raises:
-        UnsupportedContentError: there is such a field and ``on_unsupported`` is ``"error"``.
-    """
-    for field in FIELD_NAMES:
-        if getattr(citation, field) is not None and field not in carried:
-            what = f"{field} in a {kind} annotation"
-            unsupported_field(on_unsupported, format_name, f"{path}.{field}", what)
-    for key in citation.metadata:
-        if key not in HINT_KEYS:
-            name = json.dumps(key, ensure_ascii=False)
-            unsupported_field(on_unsupported, format_name, f"{path}.metadata[{name}]", "metadata")
-
-
 def _write(
     citation: Citation, text: str, path: str, on_unsupported: OnUnsupported | None
 ) -> dict[str, Any] | None:
@@ -192,7 +158,8 @@ def _write(
     if missing:
         unsupported_field(on_unsupported, FORMAT, path, f"a {kind} annotation without {missing}")
         return None
-    report_lost(citation, _CARRIED.get(kind, _CARRIED_GENERIC), kind, path, FORMAT, on_unsupported)
+    carried = _CARRIED.get(kind, _CARRIED_GENERIC)
+    report_citation_losses(citation, carried, kind, path, FORMAT, on_unsupported)
     start, end = citation.text_start, citation.text_end
     if kind == "file_citation" and start is not None and end is not None and start != end:
         what = "the start of a span in a file_citation annotation (it marks one position)"
