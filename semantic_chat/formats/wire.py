@@ -44,6 +44,7 @@ __all__ = [
     "ERROR_MARK",
     "ERROR_PREFIX",
     "HINT_KEYS",
+    "SIGNED_HINTS",
     "ConversionWarning",
     "OnUnsupported",
     "arguments_text",
@@ -78,8 +79,13 @@ OnUnsupported = Literal["error", "warn", "drop", "raise"]
 the README says: items are refused, fields and metadata are left out with a warning.
 """
 
-HINT_KEYS = frozenset(("anthropic", "openai_chat", "openai_responses"))
+HINT_KEYS = frozenset(("anthropic", "gemini", "openai_chat", "openai_responses"))
 """Metadata keys that hold a wire format's own hints: never reported as lost by any writer."""
+
+SIGNED_HINTS = {"gemini": ("Gemini", "thought_signature")}
+"""Hints that hold a provider's signature (hint key: format name, field): every other format
+reports leaving one out, since a signature is the provider's record of the model's thinking
+and is only valid with that provider (a Gemini call sent back without it can be refused)."""
 
 ERROR_PREFIX = "Error: "
 """What starts the output of a tool call that failed (``is_error``) in the OpenAI formats.
@@ -208,13 +214,27 @@ def lost_metadata(
 ) -> None:
     """Report each metadata key of ``owner`` that is no wire format's hints, as a field loss.
 
+    Also a signature another format keeps in its hints (`SIGNED_HINTS`), which no format but
+    its own may send: ``messages[1].items[0].metadata["gemini"].thought_signature``.
+
     Raises:
         UnsupportedContentError: there is such a key and ``on_unsupported`` is ``"error"``.
     """
-    for key in peek_metadata(owner):
+    metadata = peek_metadata(owner)
+    for key in metadata:
         if key not in HINT_KEYS:
             name = json.dumps(key, ensure_ascii=False)
             unsupported_field(on_unsupported, format_name, f"{where}.metadata[{name}]", "metadata")
+            continue
+        signed = SIGNED_HINTS.get(key)
+        if signed is not None and signed[0] != format_name:
+            hints = metadata[key]
+            if isinstance(hints, dict) and signed[1] in hints:
+                name = json.dumps(key, ensure_ascii=False)
+                what = f"a {signed[0]} thought signature (it is only valid with {signed[0]})"
+                unsupported_field(
+                    on_unsupported, format_name, f"{where}.metadata[{name}].{signed[1]}", what
+                )
 
 
 def stored_items(message: ChatMessageContent, path: str) -> list[tuple[int, KernelContent]]:
