@@ -1,0 +1,1 @@
+"""Google Gemini: ``contents`` and ``system_instruction``, requests, responses and streams."""

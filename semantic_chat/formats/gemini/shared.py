@@ -1,0 +1,330 @@
+"""Names, tables and small readers both directions of Google Gemini share.
+
+Also the format's plugin codecs, the two spellings of its keys (the SDK's snake_case and the
+REST API's camelCase) with `respell` between them, `plain` (an SDK object as the REST JSON
+it stands for), the mapping of ``finish_reason`` to `FinishReason`, the reading of
+``usage_metadata``, and the call ids made up for calls the API sent without one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from ...errors import InvalidValueError
+from ...labels import FinishReason
+from ...usage import Usage
+from ..codecs import PluginCodecs
+from ..wire import as_plain
+
+__all__ = [
+    "DATA_KEYS",
+    "FORMAT",
+    "HINTS",
+    "NAME",
+    "OPAQUE_KEYS",
+    "PART_FIELDS",
+    "PART_KINDS",
+    "PROVIDER",
+    "Spelling",
+    "camel_key",
+    "check_spelling",
+    "codecs",
+    "finish_reason",
+    "is_made_id",
+    "made_call_id",
+    "plain",
+    "read_usage",
+    "register_decoder",
+    "register_encoder",
+    "respell",
+    "snake_key",
+]
+
+NAME = "gemini"
+"""The format's name in the `semantic_chat.formats` registry."""
+
+HINTS = "gemini"
+"""The metadata key under which this format keeps what it needs to write a payload back."""
+
+FORMAT = "Gemini"
+"""The format's name in messages (``Gemini cannot carry ...``)."""
+
+PROVIDER = "gemini"
+"""`ReasoningContent.provider` of thoughts read from this format: only sent back here."""
+
+Spelling = Literal["snake", "camel"]
+"""How a writer spells the keys it writes: ``"snake"`` (``function_call``, the SDK's names,
+which the REST API accepts too; the default) or ``"camel"`` (``functionCall``, the REST
+documentation's names). Readers take either, mixed too."""
+
+PART_KINDS = ("text", "inline_data", "file_data", "function_call", "function_response")
+"""The data keys of a part this format reads and writes itself, which no plugin decoder may
+take. ``executable_code``, ``code_execution_result`` and newer data keys are read as
+`UnknownContent` unless a plugin decoder is registered for them."""
+
+DATA_KEYS = frozenset((
+    *PART_KINDS,
+    "executable_code",
+    "code_execution_result",
+    "tool_call",
+    "tool_response",
+    "audio_transcription",
+))
+"""The keys known to hold a part's data (a part has one); the others are part-level fields."""
+
+PART_FIELDS = frozenset((
+    "thought",
+    "thought_signature",
+    "video_metadata",
+    "media_resolution",
+    "part_metadata",
+    "media_processing",
+    "audio_metadata",
+    "document_metadata",
+    "spreadsheet_metadata",
+    "speech_metadata",
+))
+"""Part-level keys known to qualify a part's data rather than be it (a part may have any)."""
+
+OPAQUE_KEYS = frozenset((
+    "args",
+    "response",
+    "part_metadata",
+    "labels",
+    "parameters_json_schema",
+    "response_json_schema",
+    "json_schema",
+    "default",
+    "example",
+    "enum",
+))
+"""Keys (snake_case) whose values are the user's data, never respelled: a call's ``args``,
+a function's ``response``, ``part_metadata``, ``labels``, JSON schemas, a schema's examples.
+(A Batch line's ``response`` is a response: respell its value, not the line.)"""
+
+_MAP_KEYS = frozenset(("properties",))
+"""Keys whose values map the user's names (a schema's property names) to structural values."""
+
+codecs = PluginCodecs(NAME, FORMAT, PART_KINDS)
+"""Plugin encoders and decoders of this format (`semantic_chat.formats.register_encoder`).
+
+A Gemini part has no ``type``: a decoder is registered under a data key (``"tool_call"``)
+and gets the part (keys in snake_case); an encoder returns a part (one data key, any
+part-level keys, snake_case: the writer respells it)."""
+register_encoder = codecs.register_encoder
+"""``register_encoder(cls, encoder)``: ``formats.register_encoder("gemini", ...)``."""
+register_decoder = codecs.register_decoder
+"""``register_decoder(data_key, decoder)``: ``formats.register_decoder("gemini", ...)``."""
+
+# --- spelling -------------------------------------------------------------------------------
+
+_SNAKE_SHAPE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
+_CAMEL_SHAPE = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*")
+_SNAKE: dict[str, str] = {}
+_CAMEL: dict[str, str] = {}
+
+
+def snake_key(key: str) -> str:
+    """A key in snake_case: ``functionCall`` -> ``function_call``; other shapes as given.
+
+    Only a key that is camelCase (a lower-case start, then letters and digits) changes, so a
+    key that is neither spelling (``$ref``, ``URL``) is kept as it is.
+    """
+    found = _SNAKE.get(key)
+    if found is None:
+        found = key
+        if _CAMEL_SHAPE.fullmatch(key) and not key.islower():
+            found = re.sub(r"[A-Z]", lambda match: "_" + match.group().lower(), key)
+        if len(_SNAKE) < 4096:
+            _SNAKE[key] = found
+    return found
+
+
+def camel_key(key: str) -> str:
+    """A key in camelCase: ``function_call`` -> ``functionCall``; other shapes as given."""
+    found = _CAMEL.get(key)
+    if found is None:
+        found = key
+        if "_" in key and _SNAKE_SHAPE.fullmatch(key):
+            found = re.sub(r"_([a-z0-9])", lambda match: match.group(1).upper(), key)
+        if len(_CAMEL) < 4096:
+            _CAMEL[key] = found
+    return found
+
+
+def check_spelling(spelling: Any) -> Spelling:
+    """Check a ``spelling`` argument.
+
+    Raises:
+        InvalidValueError: it is neither ``"snake"`` nor ``"camel"``.
+    """
+    if spelling in ("snake", "camel") and type(spelling) is str:
+        return spelling  # type: ignore[return-value]  # one of the literal's values
+    raise InvalidValueError(f"expected 'snake' or 'camel', got {spelling!r}", path="spelling")
+
+
+def respell(value: Any, spelling: Spelling) -> Any:
+    """A structural value (a part's ``video_metadata``, a config ...) with its keys respelled.
+
+    Every key of every nested object is written in ``spelling``, except the user's data: the
+    values of `OPAQUE_KEYS` (``args``, ``response``, ``part_metadata``, JSON schemas ...) are
+    kept as they are, and the property names of a schema's ``properties``. Lists are walked;
+    other values are returned as they are. Returns a new value: the given one is not changed.
+    """
+    if type(value) is list:
+        return [respell(element, spelling) for element in value]
+    if type(value) is not dict:
+        return value
+    spell = snake_key if spelling == "snake" else camel_key
+    respelled: dict[str, Any] = {}
+    for key, element in value.items():
+        snake = snake_key(key) if type(key) is str else key
+        name = spell(key) if type(key) is str else key
+        if snake in OPAQUE_KEYS:
+            respelled[name] = element
+        elif snake in _MAP_KEYS and type(element) is dict:
+            respelled[name] = {
+                inner: respell(schema, spelling) for inner, schema in element.items()
+            }
+        else:
+            respelled[name] = respell(element, spelling)
+    return respelled
+
+
+# --- SDK objects ------------------------------------------------------------------------------
+
+_BYTES_KEYS = frozenset((
+    "thoughtSignature",
+    "continuationToken",
+    "sdkBlob",
+    "voiceSampleAudio",
+    "consentAudio",
+))
+_BLOB_KEYS = frozenset(("inlineData",))
+_SDK_ONLY = ("sdkHttpResponse", "automaticFunctionCallingHistory", "parsed")
+_URL_SAFE = str.maketrans("-_", "+/")
+
+
+def plain(obj: Any, path: str) -> Any:
+    """A ``google.genai`` SDK object as the REST JSON it stands for; dicts pass through.
+
+    The SDK dumps camelCase keys (the fields it was given) and bytes as URL-safe base64; the
+    bytes (``thoughtSignature``, ``inlineData.data`` also inside ``functionResponse.parts``,
+    ``continuationToken`` ...) are given back as standard base64, as the REST API sends them,
+    so that an SDK object and its REST JSON read to equal messages. What only the SDK holds
+    (``sdkHttpResponse``, ``automaticFunctionCallingHistory``, ``parsed``) is left out.
+
+    Raises:
+        FormatError: ``obj`` is neither a dict, a list, ``None`` nor an SDK object; the message
+            names ``path``.
+    """
+    if type(obj) is dict or type(obj) is list or obj is None:
+        return obj
+    dumped = as_plain(obj, path)
+    if type(dumped) is dict:
+        for key in _SDK_ONLY:
+            dumped.pop(key, None)
+    return _standard_bytes(dumped)
+
+
+def _standard_bytes(value: Any, in_call: bool = False) -> Any:
+    """Re-encode, in place, the URL-safe base64 of an SDK dump's bytes fields as standard.
+
+    The user's data (`OPAQUE_KEYS`) is not walked: a ``functionResponse``'s ``response``
+    (``in_call``) is the user's, while a Batch line's ``response`` is a response.
+    """
+    if type(value) is list:
+        for element in value:
+            _standard_bytes(element)
+    elif type(value) is dict:
+        for key, element in value.items():
+            if key in _BYTES_KEYS and type(element) is str:
+                value[key] = element.translate(_URL_SAFE)
+            elif key in _BLOB_KEYS and type(element) is dict:
+                data = element.get("data")
+                if type(data) is str:
+                    element["data"] = data.translate(_URL_SAFE)
+            elif key == "response" and not in_call:
+                _standard_bytes(element)
+            elif snake_key(key) not in OPAQUE_KEYS:
+                _standard_bytes(element, key == "functionResponse")
+    return value
+
+
+# --- responses ----------------------------------------------------------------------------
+
+_FILTERED = frozenset((
+    "SAFETY",
+    "RECITATION",
+    "BLOCKLIST",
+    "PROHIBITED_CONTENT",
+    "SPII",
+    "IMAGE_SAFETY",
+    "IMAGE_PROHIBITED_CONTENT",
+    "IMAGE_RECITATION",
+))
+
+
+def finish_reason(reason: str, calls: bool = False) -> FinishReason:
+    """The `FinishReason` of a Gemini ``finish_reason``.
+
+    ``STOP`` is ``STOP``, or ``TOOL_CALLS`` when the answer holds function calls (``calls``);
+    ``MAX_TOKENS`` is ``LENGTH``; ``SAFETY``, ``RECITATION``, ``BLOCKLIST``,
+    ``PROHIBITED_CONTENT``, ``SPII`` and the ``IMAGE_`` ones are ``CONTENT_FILTER``; any other
+    (``MALFORMED_FUNCTION_CALL``, ``OTHER``, newer ones) is a label of its own text, lower
+    case. The readers keep the original in the message's hints.
+    """
+    if reason == "STOP":
+        return FinishReason.TOOL_CALLS if calls else FinishReason.STOP
+    if reason == "MAX_TOKENS":
+        return FinishReason.LENGTH
+    if reason in _FILTERED:
+        return FinishReason.CONTENT_FILTER
+    return FinishReason(reason.lower())
+
+
+def read_usage(usage: Mapping[str, Any]) -> Usage:
+    """Read a Gemini ``usage_metadata`` object (either spelling) with its OpenAI meaning.
+
+    ``prompt_tokens`` is ``prompt_token_count`` + ``tool_use_prompt_token_count`` (every
+    input token); ``completion_tokens`` is ``candidates_token_count`` +
+    ``thoughts_token_count`` (thoughts are output, as OpenAI counts reasoning);
+    ``total_tokens`` is ``total_token_count``, or that sum when it is missing;
+    ``cached_tokens`` is ``cached_content_token_count`` and ``reasoning_tokens``
+    ``thoughts_token_count`` (``None`` when not reported). Missing or ``null`` counts are
+    zero. The readers keep the whole object in the message's hints.
+    """
+    counts = {snake_key(key): value for key, value in usage.items() if type(value) is int}
+    thoughts = counts.get("thoughts_token_count")
+    prompt = counts.get("prompt_token_count", 0) + counts.get("tool_use_prompt_token_count", 0)
+    completion = counts.get("candidates_token_count", 0) + (thoughts or 0)
+    total = counts.get("total_token_count")
+    return Usage(
+        prompt_tokens=prompt,
+        completion_tokens=completion,
+        total_tokens=prompt + completion if total is None else total,
+        cached_tokens=counts.get("cached_content_token_count"),
+        reasoning_tokens=thoughts,
+    )
+
+
+# --- call ids -------------------------------------------------------------------------------
+
+_MADE_ID = re.compile(r"gemini-call-\d+-\d+")
+
+
+def made_call_id(turn: int, k: int) -> str:
+    """The id made up for a call the API sent without one: ``gemini-call-<turn>-<k>``.
+
+    ``turn`` is the index of its content in the payload (0 in a response or a stream) and
+    ``k`` the ordinal of the call among that content's calls. A result without an id takes
+    the id of the call it answers (see `reading`); a made-up id is never written to Gemini.
+    """
+    return f"gemini-call-{turn}-{k}"
+
+
+def is_made_id(text: str) -> bool:
+    """Whether ``text`` is an id `made_call_id` made (``gemini-call-<digits>-<digits>``)."""
+    return text[:12] == "gemini-call-" and _MADE_ID.fullmatch(text) is not None
