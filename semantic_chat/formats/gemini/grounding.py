@@ -36,16 +36,13 @@ Both readers take plain dicts whose keys are spelled either way (``grounding_sup
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ...contents.citation import Citation
 from ...errors import FormatError, SemanticChatError, describe_type
+from .shared import HINTS, snake_key
 
 __all__ = ["read_citation_metadata", "read_grounding"]
-
-_HINTS = "gemini"
-"""The metadata key of Gemini's hints (`semantic_chat.formats.gemini.shared.HINTS`)."""
 
 _CHUNK_FIELDS: dict[str, dict[str, str]] = {
     "web": {"uri": "url", "title": "title"},
@@ -60,8 +57,6 @@ _ANY_CHUNK: dict[str, str] = {"uri": "url", "title": "title"}
 
 _SOURCE_FIELDS = {"uri": "url", "title": "title"}
 """``citation_metadata.citations[i]`` key -> `Citation` field."""
-
-_CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 
 
 def read_grounding(
@@ -148,7 +143,7 @@ def read_citation_metadata(
         fields: dict[str, Any] = {}
         hints: dict[str, Any] = {"kind": "citation_metadata"}
         for key, value in source.items():
-            name = _snake(key)
+            name = snake_key(key)
             if name in ("start_index", "end_index") or value is None:
                 continue
             field = _SOURCE_FIELDS.get(name)
@@ -292,10 +287,10 @@ def _chunk(chunk: Any, where: str) -> tuple[dict[str, Any], dict[str, Any]]:
     if not chunk:
         return fields, hints
     key = next(iter(chunk))
-    kind = _snake(key)
+    kind = snake_key(key)
     hints["chunk"] = kind
     for other in list(chunk)[1:]:  # a chunk holds one source; anything beside it is kept
-        hints[_snake(other)] = chunk[other]
+        hints[snake_key(other)] = chunk[other]
     body = chunk[key]
     if type(body) is not dict:
         what = "a grounding source object"
@@ -304,7 +299,7 @@ def _chunk(chunk: Any, where: str) -> tuple[dict[str, Any], dict[str, Any]]:
     for name, value in body.items():
         if value is None:  # a field sent as null: as if left out
             continue
-        snake = _snake(name)
+        snake = snake_key(name)
         field = layout.get(snake)
         if field is None:
             hints[snake] = value
@@ -321,7 +316,7 @@ def _chunk(chunk: Any, where: str) -> tuple[dict[str, Any], dict[str, Any]]:
 def _citation(fields: dict[str, Any], hints: dict[str, Any], where: str) -> Citation:
     """A `Citation` of checked fields and hints; a value the model refuses names ``where``."""
     try:
-        return Citation(**fields, metadata={_HINTS: hints})
+        return Citation(**fields, metadata={HINTS: hints})
     except SemanticChatError as error:  # a lone surrogate in a title, a number beyond 64 bits
         raise FormatError(error.detail, path=where) from None
 
@@ -359,7 +354,3 @@ def _key(mapping: dict[str, Any], name: str) -> str:
     camel = head + "".join(word.capitalize() for word in rest)
     return camel if camel in mapping else name
 
-
-def _snake(key: str) -> str:
-    """A key in snake_case (``documentName`` -> ``document_name``)."""
-    return _CAMEL.sub(r"_\1", key).lower() if not key.islower() else key
