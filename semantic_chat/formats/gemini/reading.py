@@ -1,0 +1,786 @@
+"""Reading Gemini ``contents`` and ``system_instruction``, and ``GenerateContentResponse``.
+
+Keys are read in either spelling (``function_call`` or ``functionCall``, mixed too), and what
+the model has no field for is kept under ``metadata["gemini"]`` in snake_case, so that
+``to_payload(from_payload(p)) == p`` in the payload's spelling:
+
+- on a message: ``role`` (a role other than the default, or ``None`` for none), ``fields``
+  (the content's other keys), ``no_parts`` (a content without ``parts``), ``join`` (the rest
+  of a user content whose results were read as a tool message before it), ``separate`` (a
+  tool message that is a content of its own, not joined to the one before), ``string`` (a
+  system instruction given as a string);
+- on an item: ``thought_signature`` (on any part but a thought, whose signature is the
+  `ReasoningContent`'s own), ``fields`` (the part's other keys: ``video_metadata``,
+  ``media_resolution``, ``part_metadata``, an explicit ``thought: false`` ...), ``empty``
+  (the keys of a part without data, read as empty reasoning), and per kind of data:
+  ``data_fields``, ``display_name``, ``mime_type`` (as written, when normalizing changed
+  it), ``base64`` (``"urlsafe"``), ``call_fields``, ``no_args``, ``response_fields``,
+  ``wrap`` (``"output"``), ``response`` (one that is no text beside media), ``no_response``,
+  ``value`` and ``part`` (on `UnknownContent`).
+
+Calls without an ``id`` (the Gemini Developer API sends none) get one made up,
+``gemini-call-<turn>-<k>`` (`shared.made_call_id`); a result without an id takes the id of
+the earliest unanswered call of its name in the nearest model content before it. Made-up ids
+are never written back to Gemini, so a call and its result still pair up after a trip
+through another format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ...contents import (
+    AudioContent,
+    BinaryContent,
+    FileContent,
+    FunctionCallContent,
+    FunctionResultContent,
+    ImageContent,
+    KernelContent,
+    ReasoningContent,
+    TextContent,
+    UnknownContent,
+)
+from ...contents.citation import Citation
+from ...errors import FormatError, SemanticChatError, describe_type
+from ...history import ChatHistory
+from ...labels import AuthorRole
+from ...media import check_base64, encode_base64
+from ...message import ChatMessageContent
+from ...trusted import new_history
+from .shared import (
+    DATA_KEYS,
+    FORMAT,
+    HINTS,
+    PART_FIELDS,
+    PART_KINDS,
+    PROVIDER,
+    codecs,
+    finish_reason,
+    made_call_id,
+    plain,
+    read_usage,
+    respell,
+    snake_key,
+)
+
+__all__ = ["from_payload", "from_response"]
+
+_USER, _ASSISTANT, _TOOL = AuthorRole.USER, AuthorRole.ASSISTANT, AuthorRole.TOOL
+_SYSTEM = AuthorRole.SYSTEM
+_URL_SAFE = str.maketrans("-_", "+/")
+_CANDIDATE_KEYS = frozenset(("content", "finish_reason", "grounding_metadata",
+                             "citation_metadata"))
+_RESPONSE_KEYS = frozenset(("candidates", "response_id", "model_version", "usage_metadata"))
+
+
+class _Calls:
+    """The calls of the nearest model content, for results without an id to pair with."""
+
+    __slots__ = ("answered", "calls")
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str]] = []  # (id, name) in order
+        self.answered: set[int] = set()  # indexes into calls
+
+    def start(self) -> None:
+        """A model content begins: earlier calls can no longer be answered by name."""
+        self.calls = []
+        self.answered = set()
+
+    def answer(self, name: str) -> str | None:
+        """The id of the earliest unanswered call named ``name`` (now answered), or ``None``."""
+        for index, (call_id, call_name) in enumerate(self.calls):
+            if call_name == name and index not in self.answered:
+                self.answered.add(index)
+                return call_id
+        return None
+
+    def answered_by_id(self, call_id: str) -> None:
+        """A result names its call by id: that call is answered."""
+        for index, (known, _) in enumerate(self.calls):
+            if known == call_id and index not in self.answered:
+                self.answered.add(index)
+                return
+
+
+def from_payload(contents: Iterable[Any], system_instruction: Any = None) -> ChatHistory:
+    """Read a Gemini ``contents`` list and its ``system_instruction`` into a history.
+
+    ``system_instruction`` (a ``Content``, or a string as the SDK's config takes it) becomes
+    one leading system message. ``contents[i]`` is one message: ``user`` -> user, ``model``
+    -> assistant, ``tool`` or ``function`` (older documents) -> a tool message, no role ->
+    user; a user content that starts with ``function_response`` parts is read as a tool
+    message of those results, then a user message of the rest. Contents and parts may be
+    dicts (either spelling) or ``google.genai`` SDK objects.
+
+    Raises:
+        FormatError: a content or part is malformed (not an object, a role the format does
+            not have, two data keys in one part, a ``function_call`` without ``name`` ...);
+            the message names the location, e.g. ``contents[3].parts[1].function_call.args``
+            or ``system_instruction.parts[0].text``.
+    """
+    if isinstance(contents, (str, bytes, dict)):
+        raise FormatError.mismatch("contents", "a list of contents", describe_type(contents))
+    read: list[ChatMessageContent] = []
+    if system_instruction is not None:
+        read.append(_read_system(system_instruction))
+    calls = _Calls()
+    for turn, raw in enumerate(contents):
+        path = f"contents[{turn}]"
+        content = plain(raw, path)
+        if type(content) is not dict:
+            raise FormatError.mismatch(path, "a Content object", describe_type(content))
+        after_results = bool(read) and read[-1].role == _TOOL
+        read.extend(_read_content(content, path, turn, calls, after_results))
+    return new_history(read)
+
+
+def from_response(response: Any, *, candidate: int = 0) -> ChatMessageContent:
+    """Read one candidate of a ``GenerateContentResponse`` (dict or SDK object) as a message.
+
+    ``candidates[candidate].content`` is the assistant's message (an empty one for a
+    candidate without content, e.g. a blocked one, or a response without candidates). The
+    message gets ``response_id`` as its ``id``, ``model_version`` as ``model_id``,
+    ``finish_reason`` (see `shared.finish_reason`; ``STOP`` with function calls is
+    ``TOOL_CALLS``) and ``usage_metadata`` (see `shared.read_usage`). ``grounding_metadata``
+    and ``citation_metadata`` become citations on the text they support. The original finish
+    reason, the whole usage, grounding and citation metadata, and every other field of the
+    candidate (``safety_ratings``, ``avg_logprobs``, ``index`` ...) and of the response
+    (``create_time``, ``prompt_feedback`` ...) are kept in ``metadata["gemini"]``
+    (``finish_reason``, ``usage_metadata``, ``grounding_metadata``, ``citation_metadata``,
+    ``candidate``, ``response``), in snake_case without ``null`` fields; ``inner_content`` is
+    the object given.
+
+    Raises:
+        FormatError: the response is not an object, has no candidate ``candidate``, or a
+            part is malformed; the message names the location
+            (``response.candidates[0].content.parts[1].function_call.name``).
+    """
+    data = plain(response, "response")
+    if type(data) is not dict:
+        raise FormatError.mismatch(
+            "response", "a GenerateContentResponse object", describe_type(data)
+        )
+    data = _snake_without_none(data)
+    path = f"response.candidates[{candidate}]"
+    picked = _candidate(data, candidate, path)
+    hints: dict[str, Any] = {}
+    items: list[KernelContent] = []
+    parts: list[dict[str, Any]] = []
+    content = picked.get("content")
+    if content is not None:
+        where = f"{path}.content"
+        content = plain(content, where)
+        if type(content) is not dict:
+            raise FormatError.mismatch(where, "a Content object", describe_type(content))
+        items, parts, fields = _read_answer(content, where)
+        if fields:
+            hints["fields"] = fields
+    reply = ChatMessageContent(_ASSISTANT, items=items)
+    reply.id = _optional_str(data, "response_id", "response")
+    reply.model_id = _optional_str(data, "model_version", "response")
+    reason = _optional_str(picked, "finish_reason", path)
+    if reason is not None:
+        calls = any(type(item) is FunctionCallContent for item in items)
+        reply.finish_reason = finish_reason(reason, calls)
+        hints["finish_reason"] = reason
+    usage = data.get("usage_metadata")
+    if usage is not None:
+        if type(usage) is not dict:
+            raise FormatError.mismatch(
+                "response.usage_metadata", "a usage metadata object", describe_type(usage)
+            )
+        reply.usage = read_usage(usage)
+        hints["usage_metadata"] = respell(usage, "snake")
+    _read_citations(picked, parts, items, path, hints)
+    other = {key: value for key, value in picked.items() if key not in _CANDIDATE_KEYS}
+    if other:
+        hints["candidate"] = respell(other, "snake")
+    other = {key: value for key, value in data.items() if key not in _RESPONSE_KEYS}
+    if other:
+        hints["response"] = respell(other, "snake")
+    _set_hints(reply, hints, path)
+    reply.inner_content = response
+    return reply
+
+
+def _candidate(data: dict[str, Any], candidate: int, path: str) -> dict[str, Any]:
+    """The candidate asked for (keys in snake_case); none in a response without candidates."""
+    candidates = data.get("candidates")
+    if candidates is None:
+        candidates = []
+    if type(candidates) is not list:
+        raise FormatError.mismatch("response.candidates", "a list", describe_type(candidates))
+    if type(candidate) is not int or not (
+        0 <= candidate < len(candidates) or (candidate == 0 and not candidates)
+    ):
+        raise FormatError(
+            f"no candidate {candidate!r} among {len(candidates)}", path="response.candidates"
+        )
+    if not candidates:
+        return {}
+    given = plain(candidates[candidate], path)
+    if type(given) is not dict:
+        raise FormatError.mismatch(path, "a Candidate object", describe_type(given))
+    return _snake_without_none(given)
+
+
+def _read_answer(
+    content: dict[str, Any], path: str
+) -> tuple[list[KernelContent], list[dict[str, Any]], dict[str, Any]]:
+    """A candidate's content: its items, its parts (keys in snake_case), its other keys."""
+    known = _snake_keys(content, path)
+    role = known.get("role")
+    if role is not None and role != "model":
+        raise FormatError(f"an answer is the model's, got role {role!r}", path=f"{path}.role")
+    parts = known.get("parts")
+    if parts is None:
+        parts = []
+    if type(parts) is not list:
+        raise FormatError.mismatch(f"{path}.parts", "a list of parts", describe_type(parts))
+    calls = _Calls()
+    counts = [0, 0]
+    items: list[KernelContent] = []
+    snake_parts: list[dict[str, Any]] = []
+    for index, raw in enumerate(parts):
+        where = f"{path}.parts[{index}]"
+        part = plain(raw, where)
+        if type(part) is not dict:
+            raise FormatError.mismatch(where, "a Part object", describe_type(part))
+        snake = _snake_keys(part, where)
+        snake_parts.append(snake)
+        items.append(_read_part(snake, where, 0, calls, counts))
+    fields = {key: value for key, value in known.items() if key not in ("role", "parts")}
+    return items, snake_parts, respell(fields, "snake")
+
+
+def _read_citations(
+    candidate: dict[str, Any],
+    parts: list[dict[str, Any]],
+    items: list[KernelContent],
+    path: str,
+    hints: dict[str, Any],
+) -> None:
+    """Hang a candidate's grounding and recitation citations on the text items they support."""
+    grounding = candidate.get("grounding_metadata")
+    recited = candidate.get("citation_metadata")
+    if grounding is None and recited is None:
+        return
+    from .grounding import read_citation_metadata, read_grounding  # noqa: PLC0415 - C's part
+
+    found: dict[int, list[Citation]] = {}
+    if grounding is not None:
+        hints["grounding_metadata"] = respell(grounding, "snake")
+        for index, citations in read_grounding(
+            grounding, parts, f"{path}.grounding_metadata"
+        ).items():
+            found.setdefault(index, []).extend(citations)
+    if recited is not None:
+        hints["citation_metadata"] = respell(recited, "snake")
+        for index, citations in read_citation_metadata(
+            recited, parts, f"{path}.citation_metadata"
+        ).items():
+            found.setdefault(index, []).extend(citations)
+    for index in sorted(found):
+        item = items[index] if 0 <= index < len(items) else None
+        if type(item) is not TextContent:
+            raise FormatError(
+                f"citations name part {index}, which is no text",
+                path=f"{path}.content.parts[{index}]",
+            )
+        item.citations = [*item.citations, *found[index]]
+
+
+# --- contents -------------------------------------------------------------------------------
+
+
+def _read_system(given: Any) -> ChatMessageContent:
+    """The ``system_instruction``: a string (hint ``string``), or a Content of parts."""
+    if type(given) is str:
+        message = ChatMessageContent(_SYSTEM, items=[TextContent(given)])
+        message.metadata[HINTS] = {"string": True}
+        return message
+    path = "system_instruction"
+    content = plain(given, path)
+    if type(content) is not dict:
+        raise FormatError.mismatch(path, "a string or a Content object", describe_type(content))
+    known = _snake_keys(content, path)
+    hints: dict[str, Any] = {}
+    if "role" in known:
+        role = known["role"]
+        if role is not None and type(role) is not str:
+            raise FormatError.mismatch(f"{path}.role", "str", describe_type(role))
+        hints["role"] = role
+    items = _read_parts(known, path, -1, _Calls(), hints)
+    fields = {key: value for key, value in known.items() if key not in ("role", "parts")}
+    if fields:
+        hints["fields"] = respell(fields, "snake")
+    message = ChatMessageContent(_SYSTEM, items=items)
+    _set_hints(message, hints, path)
+    return message
+
+
+def _read_content(
+    content: dict[str, Any], path: str, turn: int, calls: _Calls, after_results: bool
+) -> list[ChatMessageContent]:
+    """One content as one message, or two: a user content's leading results, then the rest.
+
+    ``after_results`` says the message read before is a tool message that a tool message
+    read here would be joined to when written, unless marked ``separate``.
+    """
+    known = _snake_keys(content, path)
+    hints: dict[str, Any] = {}
+    role = known.get("role")
+    if "role" not in known or role is None:
+        kind = "user"
+        hints["role"] = None
+    elif type(role) is not str:
+        raise FormatError.mismatch(f"{path}.role", "str", describe_type(role))
+    elif role in ("user", "model"):
+        kind = role
+    elif role in ("tool", "function"):
+        kind = "tool"
+        hints["role"] = role
+    else:
+        raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
+    if kind == "model":
+        calls.start()
+    items = _read_parts(known, path, turn, calls, hints)
+    fields = {key: value for key, value in known.items() if key not in ("role", "parts")}
+    if fields:
+        hints["fields"] = respell(fields, "snake")
+    if kind == "model":
+        message = ChatMessageContent(_ASSISTANT, items=items)
+        _set_hints(message, hints, path)
+        return [message]
+    lead = len(items) if kind == "tool" else 0
+    if kind == "user":
+        while lead < len(items) and type(items[lead]) is FunctionResultContent:
+            lead += 1
+    if not lead:
+        message = ChatMessageContent(_USER, items=items)
+        _set_hints(message, hints, path)
+        return [message]
+    if after_results:
+        hints["separate"] = True
+    results = ChatMessageContent(_TOOL, items=items[:lead])
+    _set_hints(results, hints, path)
+    if lead == len(items):
+        return [results]
+    rest = ChatMessageContent(_USER, items=items[lead:])
+    rest_hints: dict[str, Any] = {"join": True}
+    if "role" in hints and hints["role"] is None:
+        rest_hints["role"] = None
+    rest.metadata[HINTS] = rest_hints
+    return [results, rest]
+
+
+def _read_parts(
+    known: dict[str, Any], path: str, turn: int, calls: _Calls, hints: dict[str, Any]
+) -> list[KernelContent]:
+    """A content's ``parts`` (``no_parts`` in ``hints`` when it has none)."""
+    if "parts" not in known:
+        hints["no_parts"] = True
+        return []
+    parts = known["parts"]
+    if type(parts) is not list:
+        raise FormatError.mismatch(f"{path}.parts", "a list of parts", describe_type(parts))
+    counts = [0, 0]  # calls and results read so far in this content
+    items: list[KernelContent] = []
+    for index, raw in enumerate(parts):
+        where = f"{path}.parts[{index}]"
+        part = plain(raw, where)
+        if type(part) is not dict:
+            raise FormatError.mismatch(where, "a Part object", describe_type(part))
+        items.append(_read_part(_snake_keys(part, where), where, turn, calls, counts))
+    return items
+
+
+# --- parts ----------------------------------------------------------------------------------
+
+
+def _read_part(
+    part: dict[str, Any], path: str, turn: int, calls: _Calls, counts: list[int]
+) -> KernelContent:
+    """One part (keys in snake_case): its data key makes the item, the other keys hints."""
+    data_key = _data_key(part, path)
+    if data_key is not None and data_key not in PART_KINDS:
+        decode = codecs.decoders.get(data_key)
+        if decode is not None:
+            return _decode(decode, data_key, part, path)
+    signature = part.get("thought_signature")
+    if signature is not None:
+        signature = _signature(signature, f"{path}.thought_signature")
+    thought = part.get("thought")
+    if thought is not None and type(thought) is not bool:
+        raise FormatError.mismatch(f"{path}.thought", "bool", describe_type(thought))
+    hints: dict[str, Any] = {}
+    item: KernelContent
+    if data_key is None:  # a part without data: the API sends {"thought": true} alone
+        item = ReasoningContent("", signature=signature, provider=PROVIDER)
+        hints["empty"] = [
+            key for key in ("thought", "thought_signature")
+            if part.get(key) is not None and (key != "thought" or thought)
+        ]
+        _part_fields(part, hints, ("thought_signature", "thought") if thought else
+                     ("thought_signature",))
+        _set_hints(item, hints, path)
+        return item
+    value = part[data_key]
+    where = f"{path}.{data_key}"
+    if data_key == "text":
+        if type(value) is not str:
+            raise FormatError.mismatch(where, "str", describe_type(value))
+        if thought:
+            item = ReasoningContent(value, signature=signature, provider=PROVIDER)
+            _part_fields(part, hints, ("text", "thought_signature", "thought"))
+            _set_hints(item, hints, path)
+            return item
+        item = TextContent(value)
+    elif data_key in ("inline_data", "file_data"):
+        item = _read_media(data_key, value, where, hints)
+    elif data_key == "function_call":
+        item = _read_call(value, where, turn, calls, counts, hints)
+    elif data_key == "function_response":
+        item = _read_result(value, where, turn, calls, counts, hints)
+    else:
+        item = _unknown(data_key, value, where, hints)
+    if signature is not None:
+        hints["thought_signature"] = signature
+    _part_fields(part, hints, (data_key, "thought_signature"))
+    _set_hints(item, hints, path)
+    return item
+
+
+def _data_key(part: dict[str, Any], path: str) -> str | None:
+    """The key holding a part's data, or ``None`` for a part without.
+
+    One of `DATA_KEYS`, else the first key that is no known part-level field (data newer
+    than this code).
+
+    Raises:
+        FormatError: the part holds two known data keys.
+    """
+    found: str | None = None
+    for key in part:
+        if key in DATA_KEYS:
+            if found is not None and found in DATA_KEYS:
+                raise FormatError(
+                    f"a part holds one kind of data, got {found!r} and {key!r}", path=path
+                )
+            found = key
+        elif found is None and key not in PART_FIELDS:
+            found = key
+    return found
+
+
+def _part_fields(part: dict[str, Any], hints: dict[str, Any], known: tuple[str, ...]) -> None:
+    """Keep a part's keys the item has no field for (``video_metadata`` ...) as hints."""
+    if len(part) > len(known) or any(key not in known for key in part):
+        fields = {key: value for key, value in part.items() if key not in known}
+        if fields:
+            hints["fields"] = respell(fields, "snake")
+
+
+def _signature(value: Any, path: str) -> str:
+    """A thought signature as base64 text (bytes from an SDK dump in Python mode encoded)."""
+    if type(value) is str:
+        return value
+    if type(value) is bytes:
+        return encode_base64(value)
+    raise FormatError.mismatch(path, "base64 text", describe_type(value))
+
+
+def _read_media(
+    key: str, value: Any, path: str, hints: dict[str, Any]
+) -> BinaryContent:
+    """``inline_data {mime_type, data, display_name?}`` or ``file_data {file_uri, ...}``.
+
+    ``image/*`` is an image, ``audio/*`` audio, anything else (or no type) a file, whose
+    ``display_name`` is its ``filename`` (a hint on the other kinds).
+    """
+    if type(value) is not dict:
+        raise FormatError.mismatch(path, "an object", describe_type(value))
+    body = _snake_keys(value, path)
+    mime_type = body.get("mime_type")
+    if mime_type is not None and type(mime_type) is not str:
+        raise FormatError.mismatch(f"{path}.mime_type", "str", describe_type(mime_type))
+    display_name = body.get("display_name")
+    if display_name is not None and type(display_name) is not str:
+        raise FormatError.mismatch(f"{path}.display_name", "str", describe_type(display_name))
+    cls = _media_class(mime_type)
+    fields: dict[str, Any] = {}
+    if cls is FileContent and display_name is not None:
+        fields["filename"] = display_name
+        hints["display_name"] = True
+    elif display_name is not None:
+        hints["display_name"] = display_name
+    try:
+        if key == "inline_data":
+            known: tuple[str, ...] = ("mime_type", "data", "display_name")
+            if mime_type is None:
+                raise FormatError("missing 'mime_type'", path=path)
+            item = _inline(cls, body, mime_type, path, hints, fields)
+        else:
+            known = ("file_uri", "mime_type", "display_name")
+            uri = body.get("file_uri")
+            if type(uri) is not str:
+                if uri is None:
+                    raise FormatError("missing 'file_uri'", path=path)
+                raise FormatError.mismatch(f"{path}.file_uri", "str", describe_type(uri))
+            item = cls(uri=uri, mime_type=mime_type, **fields)
+    except FormatError:
+        raise
+    except SemanticChatError as error:  # a bad media type
+        where = "mime_type" if error.path.startswith("mime_type") else "data"
+        raise FormatError(error.detail, path=f"{path}.{where}") from None
+    if mime_type is not None and item.mime_type != mime_type:
+        hints["mime_type"] = mime_type  # normalized: written back as it came
+    extra = {name: element for name, element in body.items() if name not in known}
+    if extra:
+        hints["data_fields"] = respell(extra, "snake")
+    return item
+
+
+def _inline(  # noqa: PLR0917 - one reader's parts, passed on
+    cls: type[BinaryContent],
+    body: dict[str, Any],
+    mime_type: str,
+    path: str,
+    hints: dict[str, Any],
+    fields: dict[str, Any],
+) -> BinaryContent:
+    """The bytes of ``inline_data``: base64 text kept undecoded (URL-safe read too)."""
+    data = body.get("data")
+    if type(data) is bytes:  # an SDK dump in Python mode
+        return cls(data=data, mime_type=mime_type, **fields)
+    if type(data) is not str:
+        if data is None:
+            raise FormatError("missing 'data'", path=path)
+        raise FormatError.mismatch(f"{path}.data", "base64 text", describe_type(data))
+    try:
+        check_base64(data)
+    except ValueError as error:
+        standard = data.translate(_URL_SAFE)
+        try:
+            check_base64(standard)
+        except ValueError:
+            raise FormatError(str(error), path=f"{path}.data") from None
+        hints["base64"] = "urlsafe"
+        data = standard
+    return cls.from_base64(data, mime_type=mime_type, **fields)
+
+
+def _media_class(mime_type: str | None) -> type[BinaryContent]:
+    """The item class of a media type: image, audio, or file for the rest."""
+    major = (mime_type or "").partition("/")[0].strip().lower()
+    if major == "image":
+        return ImageContent
+    if major == "audio":
+        return AudioContent
+    return FileContent
+
+
+def _read_call(  # noqa: PLR0917 - the reader's state, passed on
+    value: Any,
+    path: str,
+    turn: int,
+    calls: _Calls,
+    counts: list[int],
+    hints: dict[str, Any],
+) -> FunctionCallContent:
+    """``function_call {id?, name, args?}``; no id: one made up (`shared.made_call_id`)."""
+    if type(value) is not dict:
+        raise FormatError.mismatch(path, "a FunctionCall object", describe_type(value))
+    body = _snake_keys(value, path)
+    name = _required_str(body, "name", path)
+    call_id = _optional_str(body, "id", path)
+    if call_id is None:
+        call_id = made_call_id(turn, counts[0])
+    counts[0] += 1
+    if "args" in body and body["args"] is not None:
+        arguments = body["args"]
+        if type(arguments) is not dict:
+            raise FormatError.mismatch(f"{path}.args", "an object", describe_type(arguments))
+    else:
+        arguments = {}
+        hints["no_args"] = True
+    try:
+        item = FunctionCallContent(call_id, name, arguments)
+    except SemanticChatError as error:  # a value JSON cannot hold: located in ``args``
+        located = f"{path}.args" + error.path.removeprefix("arguments")
+        raise FormatError(error.detail, path=located) from None
+    calls.calls.append((call_id, name))
+    extra = {key: element for key, element in body.items() if key not in ("id", "name", "args")}
+    if extra:
+        hints["call_fields"] = respell(extra, "snake")
+    return item
+
+
+def _read_result(  # noqa: PLR0917 - the reader's state, passed on
+    value: Any,
+    path: str,
+    turn: int,
+    calls: _Calls,
+    counts: list[int],
+    hints: dict[str, Any],
+) -> FunctionResultContent:
+    """``function_response {id?, name, response, parts?, ...}`` as a result.
+
+    No id: the id of the call it answers (by name and order), or one made up.
+    """
+    if type(value) is not dict:
+        raise FormatError.mismatch(path, "a FunctionResponse object", describe_type(value))
+    body = _snake_keys(value, path)
+    name = _required_str(body, "name", path)
+    call_id = _optional_str(body, "id", path)
+    if call_id is None:
+        call_id = calls.answer(name) or made_call_id(turn, counts[1])
+    else:
+        calls.answered_by_id(call_id)
+    counts[1] += 1
+    response = body.get("response")
+    failed = False
+    answer: Any = None
+    if response is None:
+        hints["no_response"] = True
+    elif type(response) is not dict:
+        raise FormatError.mismatch(f"{path}.response", "an object", describe_type(response))
+    elif len(response) == 1 and ("result" in response or "output" in response):
+        ((key, answer),) = response.items()
+        if key == "output":
+            hints["wrap"] = "output"
+    elif len(response) == 1 and "error" in response:
+        failed, answer = True, response["error"]
+    else:
+        answer = response
+    known = ["id", "name", "response"]
+    media = body.get("parts")
+    if type(media) is list and media:
+        known.append("parts")
+        items: list[KernelContent] = []
+        if type(answer) is str:
+            items.append(TextContent(answer))
+        elif response is not None:
+            hints["response"] = response
+        for index, raw in enumerate(media):
+            items.append(_read_media_part(raw, f"{path}.parts[{index}]"))
+        answer = items
+    elif media is not None and type(media) is not list:
+        raise FormatError.mismatch(f"{path}.parts", "a list of parts", describe_type(media))
+    try:
+        item = FunctionResultContent(call_id, answer, name=name, is_error=failed)
+    except SemanticChatError as error:  # a value JSON cannot hold
+        raise FormatError(error.detail, path=f"{path}.response") from None
+    extra = {key: element for key, element in body.items() if key not in known}
+    if extra:
+        hints["response_fields"] = respell(extra, "snake")
+    return item
+
+
+def _read_media_part(raw: Any, path: str) -> BinaryContent:
+    """A ``function_response`` part: ``inline_data`` or ``file_data`` and part-level keys."""
+    part = plain(raw, path)
+    if type(part) is not dict:
+        raise FormatError.mismatch(path, "a FunctionResponsePart object", describe_type(part))
+    snake = _snake_keys(part, path)
+    key = "inline_data" if "inline_data" in snake else "file_data"
+    if key not in snake:
+        raise FormatError("expected 'inline_data' or 'file_data'", path=path)
+    hints: dict[str, Any] = {}
+    item = _read_media(key, snake[key], f"{path}.{key}", hints)
+    _part_fields(snake, hints, (key,))
+    _set_hints(item, hints, path)
+    return item
+
+
+def _unknown(key: str, value: Any, path: str, hints: dict[str, Any]) -> UnknownContent:
+    """Data this code does not model (``executable_code``, newer keys), kept whole."""
+    if key not in DATA_KEYS:
+        hints["part"] = True  # a Gemini part of a kind newer than this code
+    if type(value) is dict:
+        fields = respell(value, "snake")
+    else:
+        fields = {"value": value}
+        hints["value"] = True
+    try:
+        return UnknownContent(key, fields)
+    except SemanticChatError as error:  # a key that is a label of ours, a value not JSON
+        where = path if error.path in ("type", "fields") else f"{path}{_field_path(error.path)}"
+        raise FormatError(error.detail, path=where) from None
+
+
+def _decode(decode: Any, key: str, part: dict[str, Any], path: str) -> KernelContent:
+    """A part read by the plugin decoder registered for its data key."""
+    try:
+        item = decode(respell(part, "snake"))
+    except SemanticChatError as error:
+        raise error.at(path) from None
+    if not isinstance(item, KernelContent):
+        raise FormatError(
+            f"the decoder for part type {key!r} returned {describe_type(item)}, "
+            "expected an item",
+            path=path,
+        )
+    return item
+
+
+# --- small readers --------------------------------------------------------------------------
+
+
+def _snake_keys(value: dict[str, Any], path: str) -> dict[str, Any]:
+    """An object's keys in snake_case (values as they are).
+
+    Raises:
+        FormatError: a key is given in both spellings (``function_call`` and
+            ``functionCall``).
+    """
+    snake = {snake_key(key) if type(key) is str else key: element
+             for key, element in value.items()}
+    if len(snake) != len(value):
+        seen: dict[str, str] = {}
+        for key in value:
+            name = snake_key(key)
+            if name in seen:
+                raise FormatError(f"{seen[name]!r} and {key!r} are the same key", path=path)
+            seen[name] = key
+    return snake
+
+
+def _snake_without_none(value: dict[str, Any]) -> dict[str, Any]:
+    """A response or candidate with its keys in snake_case, without its ``null`` fields."""
+    return {snake_key(key): element for key, element in value.items() if element is not None}
+
+
+def _required_str(body: dict[str, Any], key: str, path: str) -> str:
+    value = body.get(key)
+    if type(value) is not str:
+        if value is None:
+            raise FormatError(f"missing {key!r}", path=path)
+        raise FormatError.mismatch(f"{path}.{key}", "str", describe_type(value))
+    return value
+
+
+def _optional_str(body: dict[str, Any], key: str, path: str) -> str | None:
+    value = body.get(key)
+    if value is not None and type(value) is not str:
+        raise FormatError.mismatch(f"{path}.{key}", "str", describe_type(value))
+    return value
+
+
+def _field_path(field_path: str) -> str:
+    """The wire path below a part's data for an `UnknownContent` field error."""
+    rest = field_path.removeprefix("fields")
+    return rest if rest.startswith(("[", ".")) else f".{rest}" if rest else ""
+
+
+def _set_hints(owner: KernelContent | ChatMessageContent, hints: dict[str, Any],
+               path: str) -> None:
+    """Keep non-empty hints; a value JSON cannot hold is located at ``path``."""
+    if hints:
+        try:
+            owner.metadata[HINTS] = hints
+        except SemanticChatError as error:
+            raise FormatError(error.detail, path=path) from None
