@@ -13,7 +13,9 @@ Two traps of validating a payload with the SDK's ``TypedDict`` request types thr
 from __future__ import annotations
 
 import collections.abc
+import enum
 import json
+import re
 import types
 import typing
 from collections.abc import Iterable
@@ -32,9 +34,10 @@ from anthropic.types.message_create_params import (
     MessageCreateParamsNonStreaming,
     MessageCreateParamsStreaming,
 )
+from google.genai import types as genai_types
 from openai.types.chat import ChatCompletionMessageParam
 from openai.types.responses import ResponseInputItemParam
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -498,3 +501,307 @@ def _anthropic_typed_dict_problems(value: Any, typed_dict: Any, where: str) -> l
         if key in hints:
             problems += anthropic_key_problems(element, hints[key], f"{where}.{key}")
     return problems
+
+
+# --- Google Gemini -----------------------------------------------------------------------
+#
+# The google-genai SDK's types are pydantic models that forbid extra keys and name every field
+# twice (snake_case, and its camelCase alias, both accepted), so a dict with an unknown key
+# fails by itself, and a ``bytes`` field (``thought_signature``, ``inline_data.data``) must
+# hold base64 text. Two traps remain:
+#
+# 1. ``Part`` has its own ``__init__``, which pydantic calls to validate a part, so a part's
+#    fields are validated laxly even when strict validation is asked for (``"thought": "yes"``
+#    passes as True);
+# 2. the SDK's enums are case-insensitive and take an unknown value with a warning only
+#    (``"mode": "SOMETIMES"`` passes).
+#
+# So a value is validated strictly as the JSON text it is sent as, and then walked beside the
+# model: every scalar must have its field's JSON type and every enum a value the enum knows.
+
+GEMINI_CONTENT = genai_types.Content
+GEMINI_CONFIG = genai_types.GenerateContentConfig
+GEMINI_RESPONSE = genai_types.GenerateContentResponse
+
+# The fields of a REST ``generateContent`` body that GenerateContentConfig holds as they are;
+# ``generation_config``'s fields are flattened into it too.
+GEMINI_BODY_CONFIG_FIELDS = (
+    "system_instruction", "tools", "tool_config", "safety_settings", "cached_content", "labels",
+)
+_GEMINI_REST_FIELDS = frozenset(("contents", "model", "generation_config",
+                                 *GEMINI_BODY_CONFIG_FIELDS))
+_GEMINI_SDK_FIELDS = frozenset(("model", "contents", "config"))
+_CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])([A-Z])")
+
+
+def gemini_snake(key: str) -> str:
+    """A camelCase key in snake_case (``functionCall`` -> ``function_call``)."""
+    return _CAMEL_HUMP.sub(r"_\1", key).lower()
+
+
+def _gemini_fields(value: Any, where: str) -> dict[str, Any]:
+    """An object's keys in snake_case with their values; a key given in both spellings fails."""
+    assert isinstance(value, dict), f"{where}: expected an object, got {type(value)}"
+    fields: dict[str, Any] = {}
+    for key, element in value.items():
+        snake = gemini_snake(key)
+        assert snake not in fields, f"{where}: {snake!r} is given in both spellings"
+        fields[snake] = element
+    return fields
+
+
+# --- walking a value beside an SDK model -------------------------------------------------
+
+
+def _model_field(model: type[BaseModel], key: str) -> str | None:
+    """The name of the field of ``model`` that ``key`` names (by its name or its alias)."""
+    fields = model.model_fields
+    if key in fields:
+        return key
+    for name, field in fields.items():
+        if field.alias == key:
+            return name
+    return None
+
+
+def _members(annotation: Any) -> list[Any]:
+    """What an annotation may hold, Optional, unions and ``Annotated`` opened."""
+    annotation = _strip(annotation)
+    if get_origin(annotation) in _UNIONS:
+        found: list[Any] = []
+        for member in get_args(annotation):
+            found += _members(member)
+        return found
+    return [annotation]
+
+
+def _is_model(member: Any) -> bool:
+    return isinstance(member, type) and issubclass(member, BaseModel)
+
+
+def gemini_walk(
+    value: Any, annotation: Any, where: str
+) -> Iterable[tuple[str, str, Any, Any]]:
+    """Every key of ``value`` a model declares, at any depth: ``(location, key, field, element)``.
+
+    ``field`` is the pydantic ``FieldInfo``. Values typed as plain dicts or ``Any`` (a call's
+    ``args``, a ``response``, a JSON schema, ``labels``: the user's data) are not entered; a
+    key no model declares is left to validation.
+    """
+    members = _members(annotation)
+    if isinstance(value, list):
+        for member in members:
+            if get_origin(member) is list or member is list:
+                element_type = (get_args(member) or (Any,))[0]
+                for index, element in enumerate(value):
+                    yield from gemini_walk(element, element_type, f"{where}[{index}]")
+                return
+        return
+    models = [member for member in members if _is_model(member)]
+    if not isinstance(value, dict) or not models:
+        return
+    # The first model member that declares every key (a Content before a Part, say).
+    model = next((m for m in models if all(_model_field(m, key) for key in value)), models[0])
+    for key, element in value.items():
+        name = _model_field(model, key)
+        if name is None:
+            continue
+        field = model.model_fields[name]
+        yield f"{where}.{key}", key, field, element
+        yield from gemini_walk(element, field.annotation, f"{where}.{key}")
+
+
+_JSON_SCALARS: dict[Any, tuple[type, ...]] = {
+    bool: (bool,), int: (int,), float: (int, float), str: (str,), bytes: (str,),
+}
+
+
+def _scalar_problem(where: str, field: Any, element: Any) -> str | None:
+    """Why ``element`` is not what a scalar or enum field takes as JSON (None when it is)."""
+    if element is None:
+        return None
+    members = _members(field.annotation)
+    enums = [m for m in members if isinstance(m, type) and issubclass(m, enum.Enum)]
+    if enums:
+        known = {str(item.value).upper() for enum_type in enums for item in enum_type}
+        if isinstance(element, str) and element.upper() in known:
+            return None
+        if not any(m in _JSON_SCALARS for m in members):
+            return f"{where}: {element!r} is not a value of {enums[0].__name__}"
+    scalars = [m for m in members if m in _JSON_SCALARS]
+    if not scalars or len(scalars) != len([m for m in members if m is not type(None)]):
+        return None  # not a plain scalar field: pydantic's job
+    for scalar in scalars:
+        if isinstance(element, _JSON_SCALARS[scalar]) and not (
+            scalar is not bool and isinstance(element, bool)
+        ):
+            return None
+    return f"{where}: {element!r} is not a JSON {scalars[0].__name__}"
+
+
+def gemini_value_problems(value: Any, annotation: Any, where: str) -> list[str]:
+    """The scalars of ``value`` that do not have their field's JSON type, and unknown enums."""
+    problems = []
+    for location, _key, field, element in gemini_walk(value, annotation, where):
+        problem = _scalar_problem(location, field, element)
+        if problem:
+            problems.append(problem)
+    return problems
+
+
+def _validated_gemini(
+    model: type[BaseModel], value: Any, where: str, *, strict: bool = True
+) -> None:
+    """Validate ``value`` as the JSON text the SDK would send (see the traps above)."""
+    _assert_json(value, where)
+    try:
+        model.model_validate_json(json.dumps(value), strict=strict)
+    except ValidationError as error:
+        raise AssertionError(
+            f"{where} is not a google.genai {model.__name__}: {_short(error)}"
+        ) from None
+    if strict:
+        problems = gemini_value_problems(value, model, where)
+        assert not problems, "\n".join(problems)
+
+
+# --- the validators ------------------------------------------------------------------------
+
+
+def validate_gemini_content(content: Any, where: str = "content") -> None:
+    """Fail unless ``content`` is a valid ``google.genai.types.Content`` (no unknown keys)."""
+    assert isinstance(content, dict), f"{where}: expected an object, got {type(content)}"
+    _validated_gemini(GEMINI_CONTENT, content, where)
+
+
+def _validate_gemini_contents(contents: Any, where: str) -> None:
+    assert isinstance(contents, list), f"{where}: expected a list, got {type(contents)}"
+    for index, content in enumerate(contents):
+        validate_gemini_content(content, f"{where}[{index}]")
+
+
+def validate_gemini_payload(payload: Any) -> None:
+    """Fail unless ``payload`` is ``{"contents", "system_instruction"?}`` as `to_payload` writes it.
+
+    Either spelling (``systemInstruction``); each element of ``contents`` must be a valid
+    ``Content``, and so must ``system_instruction``, which may also be a string (the SDK's
+    ``GenerateContentConfig`` takes one).
+    """
+    fields = _gemini_fields(payload, "payload")
+    assert set(fields) <= {"contents", "system_instruction"}, (
+        f"payload: unexpected keys {sorted(payload)}")
+    assert "contents" in fields, "payload: missing 'contents'"
+    _validate_gemini_contents(fields["contents"], "contents")
+    system = fields.get("system_instruction")
+    if "system_instruction" in fields and not isinstance(system, str):
+        validate_gemini_content(system, "system_instruction")
+
+
+def validate_gemini_request(body: Any) -> None:
+    """Fail unless ``body`` is a valid ``generateContent`` request in either layout.
+
+    The SDK layout (``{"model", "contents", "config"}``, the kwargs of ``generate_content``)
+    has its ``config`` validated as a ``GenerateContentConfig``. The REST layout (``contents``,
+    ``system_instruction``, ``tools``, ``tool_config``, ``safety_settings``,
+    ``generation_config``, ``cached_content``, ``labels``, and ``model`` when given) has a
+    ``GenerateContentConfig`` built from those fields, ``generation_config``'s flattened into
+    it; its ``system_instruction`` must be a ``Content`` (the REST API takes no string). Every
+    element of ``contents`` must be a valid ``Content``; either spelling, not both at once.
+    """
+    fields = _gemini_fields(body, "body")
+    if "config" in fields:
+        assert set(fields) <= _GEMINI_SDK_FIELDS, f"body: unexpected keys {sorted(body)}"
+        config = fields["config"]
+        where = "body.config"
+        system = _gemini_fields(config, where).get("system_instruction")
+        if isinstance(system, dict):
+            validate_gemini_content(system, f"{where}.system_instruction")
+    else:
+        assert set(fields) <= _GEMINI_REST_FIELDS, f"body: unexpected keys {sorted(body)}"
+        config = {key: value for key, value in body.items()
+                  if gemini_snake(key) in GEMINI_BODY_CONFIG_FIELDS}
+        generation = fields.get("generation_config", {})
+        where = "body (its config fields)"
+        overlap = set(_gemini_fields(generation, "body.generation_config")) & set(
+            _gemini_fields(config, where))
+        assert not overlap, f"body: {sorted(overlap)} both in generation_config and outside"
+        config = {**config, **generation}
+        if "system_instruction" in fields:
+            validate_gemini_content(fields["system_instruction"], "body.system_instruction")
+    assert "contents" in fields, "body: missing 'contents'"
+    _validate_gemini_contents(fields["contents"], "body.contents")
+    assert isinstance(fields.get("model", ""), str), "body.model: expected a str"
+    _validated_gemini(GEMINI_CONFIG, config, where)
+
+
+def validate_gemini_response(response: Any, where: str = "response") -> None:
+    """Fail unless ``response`` is a valid ``GenerateContentResponse`` (no unknown keys).
+
+    Not strict (a response is read, never written): strict mode refuses the RFC 3339 text of
+    ``create_time`` for a datetime.
+    """
+    assert isinstance(response, dict), f"{where}: expected an object, got {type(response)}"
+    _validated_gemini(GEMINI_RESPONSE, response, where, strict=False)
+
+
+# --- Gemini key spelling -----------------------------------------------------------------
+#
+# A writer writes one spelling: the SDK's snake_case field names or the REST API's camelCase
+# aliases. Keys are read beside the SDK model (`gemini_walk`), so the user's data is never
+# taken for a structural key.
+
+
+def gemini_key_spellings(value: Any, annotation: Any, where: str) -> list[tuple[str, str]]:
+    """Each structural key of ``value`` whose spellings differ: ``(location, "snake"|"camel")``."""
+    found = []
+    for location, key, field, _element in gemini_walk(value, annotation, where):
+        alias = field.alias or key
+        if alias != gemini_snake(alias):
+            found.append((location, "camel" if key == alias else "snake"))
+    return found
+
+
+def _gemini_document_spellings(kind: str, value: Any) -> list[tuple[str, str]]:
+    if kind == "response":
+        return gemini_key_spellings(value, GEMINI_RESPONSE, "response")
+    if kind == "content":
+        return gemini_key_spellings(value, GEMINI_CONTENT, "content")
+    assert kind in ("request", "payload"), kind
+    found: list[tuple[str, str]] = []
+    for key, element in value.items():
+        snake = gemini_snake(key)
+        if snake != key or "_" in key:
+            found.append((key, "snake" if snake == key else "camel"))
+        if snake == "contents":
+            found += gemini_key_spellings(element, list[GEMINI_CONTENT], key)
+        elif snake == "generation_config":
+            found += gemini_key_spellings(element, genai_types.GenerationConfig, key)
+        elif snake == "config":
+            found += gemini_key_spellings(element, GEMINI_CONFIG, key)
+        elif snake == "system_instruction":
+            found += gemini_key_spellings(element, GEMINI_CONTENT, key)
+        elif snake in GEMINI_CONFIG.model_fields and snake != "tools":
+            found += gemini_key_spellings(element, GEMINI_CONFIG.model_fields[snake].annotation,
+                                          key)
+    return found
+
+
+def gemini_spelling(kind: str, value: Any) -> str:
+    """The one spelling a Gemini document uses: ``"snake"`` (also when no key tells) or ``"camel"``.
+
+    ``kind`` is ``"request"``, ``"payload"``, ``"response"`` or ``"content"``. A document that
+    mixes both fails.
+    """
+    spellings = _gemini_document_spellings(kind, value)
+    used = {spelling for _, spelling in spellings}
+    assert len(used) <= 1, f"both spellings: {spellings}"
+    return used.pop() if used else "snake"
+
+
+def assert_gemini_spelling(kind: str, value: Any, spelling: str) -> None:
+    """Fail unless every structural key of ``value`` is spelled as ``spelling`` says.
+
+    ``tools`` are not checked: a request writer keeps them as given.
+    """
+    wrong = [where for where, used in _gemini_document_spellings(kind, value) if used != spelling]
+    assert not wrong, f"keys not in {spelling} spelling: {wrong}"
