@@ -1,0 +1,768 @@
+"""Writing histories as Gemini payloads: ``{"contents": [...], "system_instruction": ...}``.
+
+One spelling is written, chosen by ``spelling=``: ``"snake"`` (the SDK's names, which the
+REST API takes too; the default) or ``"camel"`` (the REST documentation's). Each message is
+one content (``user``, ``model``), except that tool messages become ``function_response``
+parts of a ``user`` content, consecutive tool messages joining one, and system and developer
+messages go to ``system_instruction``. What a payload read from Gemini kept in hints (a
+part's thought signature, its ``video_metadata`` ...) is written back on the very part it
+came with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ... import jsoncodec
+from ...contents import (
+    AudioContent,
+    BinaryContent,
+    FileContent,
+    FunctionCallContent,
+    FunctionResultContent,
+    ImageContent,
+    KernelContent,
+    ReasoningContent,
+    TextContent,
+    UnknownContent,
+)
+from ...contents.citation import Citation
+from ...errors import FormatError, SerializationError, describe_type
+from ...history import ChatHistory
+from ...jsoncodec import json_value
+from ...labels import AuthorRole
+from ...media import normalize_mime_type
+from ...message import ChatMessageContent
+from ..wire import (
+    OnUnsupported,
+    get_hints,
+    lose,
+    lost_metadata,
+    policy,
+    report_metadata,
+    stored_items,
+    unsupported,
+    unsupported_field,
+)
+from .shared import (
+    DATA_KEYS,
+    FORMAT,
+    HINTS,
+    PROVIDER,
+    Spelling,
+    camel_key,
+    check_spelling,
+    codecs,
+    is_made_id,
+    respell,
+)
+
+__all__ = ["to_payload"]
+
+_SYSTEM, _DEVELOPER = AuthorRole.SYSTEM, AuthorRole.DEVELOPER
+_USER, _ASSISTANT, _TOOL = AuthorRole.USER, AuthorRole.ASSISTANT, AuthorRole.TOOL
+_ROLES = {"user": "user", "assistant": "model", "tool": "user"}
+_INSTRUCTION_ROLES = frozenset(("system", "developer"))
+_WRAPPERS = frozenset(("result", "output", "error"))
+_TO_URL_SAFE = str.maketrans("+/", "-_")
+_MADE = "gemini-call-"  # the start of a made-up id, checked before the pattern
+
+# What the last content written was made of, for the next message to join it or not.
+_NONE, _RESULTS, _OTHER = 0, 1, 2
+
+
+class _Keys:
+    """The structural keys a writer writes, in one spelling."""
+
+    __slots__ = (
+        "data",
+        "display_name",
+        "file_data",
+        "file_uri",
+        "function_call",
+        "function_response",
+        "inline_data",
+        "mime_type",
+        "spelling",
+        "system_instruction",
+        "thought_signature",
+    )
+
+    def __init__(self, spelling: Spelling) -> None:
+        spell = camel_key if spelling == "camel" else str
+        self.spelling: Spelling = spelling
+        self.data = "data"
+        self.display_name = spell("display_name")
+        self.file_data = spell("file_data")
+        self.file_uri = spell("file_uri")
+        self.function_call = spell("function_call")
+        self.function_response = spell("function_response")
+        self.inline_data = spell("inline_data")
+        self.mime_type = spell("mime_type")
+        self.system_instruction = spell("system_instruction")
+        self.thought_signature = spell("thought_signature")
+
+    def spell(self, key: str) -> str:
+        """A snake_case key in this spelling."""
+        return camel_key(key) if self.spelling == "camel" else key
+
+
+_KEYS = {"snake": _Keys("snake"), "camel": _Keys("camel")}
+
+
+def to_payload(
+    history: Iterable[ChatMessageContent],
+    *,
+    on_unsupported: OnUnsupported | None = None,
+    spelling: Spelling = "snake",
+) -> dict[str, Any]:
+    """Write a history as ``{"contents": [...], "system_instruction": {...}}``.
+
+    ``"system_instruction"`` is there only when the history has system or developer
+    messages: a ``Content`` of their parts, in order (or the string it was read from). Each
+    other message is one content: user -> ``user``, assistant -> ``model``; a tool message's
+    results are ``function_response`` parts of a ``user`` content (or the role it was read
+    with), consecutive tool messages joining one. Consecutive turns of one role are not
+    merged: Gemini takes them. A call's ``args`` is its arguments as an object (a mapping as
+    it is, a JSON string parsed, a blank one ``{}``); ids are written unless made up by the
+    reader (`shared.is_made_id`). A result's ``name`` is its own, else its call's; its
+    ``response`` is ``{"result": value}`` (``{"error": value}`` for an error; a dict that is
+    no such wrapper as it is), and media in a list result go to its ``parts``. Thoughts are
+    written back when they are Gemini's (``provider`` ``"gemini"``, or ``None`` without
+    encrypted data); any other reasoning is never sent: it is left out, with a warning by
+    default. ``spelling`` picks ``"snake"`` keys (``function_call``, the default) or
+    ``"camel"`` ones (``functionCall``); the user's data (``args``, ``response``,
+    ``part_metadata``) is written as it is.
+
+    What the format cannot carry follows ``on_unsupported`` (items refused, fields and
+    metadata left out with a `ConversionWarning`); ids of messages, usage, finish reasons and
+    model ids, which requests never carry, and citations read from Gemini (its grounding,
+    response data only), are left out without a word.
+
+    Raises:
+        UnsupportedContentError: an item the format cannot carry (a refusal, a file by id, a
+            call outside an assistant message ...), named by message and item index, unless
+            ``on_unsupported`` is ``"warn"`` or ``"drop"``; with ``"error"``, also a field or
+            reasoning it cannot carry.
+        FormatError: a role the format does not have; arguments that are not a JSON object
+            (``messages[1].items[0].arguments``); a result whose function name is neither
+            given nor found on an earlier call of its id (``messages[3].items[0].name``).
+        InvalidValueError: ``on_unsupported`` or ``spelling`` is not one of its values.
+    """
+    if on_unsupported is not None:  # None, the default, needs no check
+        on_unsupported = policy(on_unsupported)
+    keys = _KEYS.get(spelling) if type(spelling) is str else None
+    if keys is None:
+        keys = _KEYS[check_spelling(spelling)]
+    return _to_payload(history, on_unsupported, keys, True)
+
+
+def _to_payload(  # noqa: PLR0915 - one loop: see below
+    history: Iterable[ChatMessageContent],
+    on_unsupported: OnUnsupported | None,
+    keys: _Keys,
+    quick: bool,
+) -> dict[str, Any]:
+    """`to_payload`; ``quick=False`` writes every message the general way (for the tests).
+
+    The common shapes (plain text, calls, string results, inline images and audio, Gemini
+    thoughts, none with metadata) are written in the loop itself, straight into their
+    content: a call per message would cost more than the rest of the work. Anything else,
+    and a message broken by hand, goes to the general writer, which locates every problem.
+    """
+    contents: list[dict[str, Any]] = []
+    append = contents.append
+    system: list[dict[str, Any]] = []
+    system_hints: list[dict[str, Any]] = []  # the hints of each system message, in order
+    last: dict[str, Any] = {}
+    last_kind = _NONE
+    call_names: dict[str, str] = {}
+    loads = _orjson_loads if jsoncodec.BACKEND == "orjson" else None
+    function_call, function_response = keys.function_call, keys.function_response
+    inline_data, mime_key, signature_key = keys.inline_data, keys.mime_type, keys.thought_signature
+    messages = history._messages if type(history) is ChatHistory else history  # no __iter__
+    for index, message in enumerate(messages):
+        if quick:
+            try:
+                if not message._metadata and message._name is None:
+                    role = message._role  # well-known roles are interned: compared by identity
+                    items = message._items
+                    if role is _USER or role is _ASSISTANT:
+                        parts: list[dict[str, Any]] = []
+                        for item in items:
+                            if item._metadata:
+                                break
+                            if type(item) is TextContent:
+                                text = item._text
+                                if item._citations or type(text) is not str:
+                                    break
+                                parts.append({"text": text})
+                            elif type(item) is FunctionCallContent and role is _ASSISTANT:
+                                call_id, name, arguments = item._id, item._name, item._arguments
+                                if type(arguments) is str and loads is not None:
+                                    parsed = loads(arguments)  # not JSON: raises
+                                else:
+                                    parsed = _plain_args(arguments)
+                                if type(parsed) is not dict or type(name) is not str:
+                                    break
+                                if call_id is None:
+                                    body = {"name": name, "args": parsed}
+                                elif type(call_id) is not str:
+                                    break
+                                else:
+                                    call_names[call_id] = name
+                                    if call_id[:12] == _MADE and is_made_id(call_id):
+                                        body = {"name": name, "args": parsed}
+                                    else:
+                                        body = {"id": call_id, "name": name, "args": parsed}
+                                parts.append({function_call: body})
+                            elif (
+                                type(item) is ImageContent or type(item) is AudioContent
+                            ) and role is _USER:
+                                payload, mime_type = item._data, item._mime_type
+                                if type(mime_type) is not str or (
+                                    type(item) is ImageContent and item._detail is not None
+                                ):
+                                    break
+                                if type(payload) is not str:  # base64 text, as read
+                                    if type(payload) is not bytes:
+                                        break  # a URI, a file id: the general writer
+                                    payload = item.base64
+                                blob = {mime_key: mime_type, "data": payload}
+                                parts.append({inline_data: blob})
+                            elif type(item) is ReasoningContent:
+                                text, signed = item._text, item._signature
+                                if (
+                                    item._provider != PROVIDER
+                                    or item._encrypted is not None
+                                    or type(text) is not str
+                                ):
+                                    break
+                                if signed is None:
+                                    parts.append({"text": text, "thought": True})
+                                elif type(signed) is str:
+                                    parts.append(
+                                        {"text": text, "thought": True, signature_key: signed}
+                                    )
+                                else:
+                                    break
+                            else:
+                                break
+                        else:
+                            last = {"role": "user" if role is _USER else "model", "parts": parts}
+                            append(last)
+                            last_kind = _OTHER
+                            continue
+                    elif role is _TOOL and items:
+                        parts = []
+                        for item in items:
+                            if type(item) is not FunctionResultContent or item._metadata:
+                                break
+                            call_id, answer, named = item._call_id, item._result, item._name
+                            if type(call_id) is not str or type(answer) is not str:
+                                break
+                            if item._is_error is not False:
+                                break
+                            if named is None:
+                                named = call_names.get(call_id)
+                            if type(named) is not str:
+                                break
+                            if call_id[:12] == _MADE and is_made_id(call_id):
+                                body = {"name": named, "response": {"result": answer}}
+                            else:
+                                body = {
+                                    "id": call_id, "name": named, "response": {"result": answer}
+                                }
+                            parts.append({function_response: body})
+                        else:
+                            if last_kind == _RESULTS:
+                                last["parts"].extend(parts)
+                            else:
+                                last = {"role": "user", "parts": parts}
+                                append(last)
+                                last_kind = _RESULTS
+                            continue
+                    elif (role is _SYSTEM or role is _DEVELOPER) and not contents and (
+                        len(items) == 1
+                    ):
+                        (item,) = items
+                        if type(item) is TextContent and not item._metadata:
+                            text = item._text
+                            if not item._citations and type(text) is str:
+                                system.append({"text": text})
+                                system_hints.append({})
+                                continue
+            except Exception:  # a message broken by hand: the general writer locates it
+                pass
+        path = f"messages[{index}]"
+        written = _write_message(message, path, on_unsupported, keys, call_names, bool(contents))
+        if written is None:
+            continue  # every item left out
+        role_text, hints, parts = written
+        if role_text in _INSTRUCTION_ROLES:
+            system.extend(parts)
+            system_hints.append(hints)
+            continue
+        if role_text == "tool" and last_kind == _RESULTS and not hints.get("separate"):
+            last["parts"].extend(parts)
+            _join_fields(last, hints, keys)
+            continue
+        if role_text == "user" and last_kind == _RESULTS and hints.get("join"):
+            last["parts"].extend(parts)
+            last_kind = _OTHER
+            continue
+        last = _content(role_text, hints, parts, keys)
+        append(last)
+        last_kind = _RESULTS if role_text == "tool" else _OTHER
+    if not system_hints:
+        return {"contents": contents}
+    return {"contents": contents, keys.system_instruction: _system(system, system_hints, keys)}
+
+
+def _content(
+    role: str, hints: dict[str, Any], parts: list[dict[str, Any]], keys: _Keys
+) -> dict[str, Any]:
+    """A content of ``parts``: its role (a read one kept), its other keys kept as hints."""
+    content: dict[str, Any] = {}
+    if "role" in hints:
+        if hints["role"] is not None:  # a missing role stays missing
+            content["role"] = hints["role"]
+    else:
+        content["role"] = _ROLES[role]
+    if parts or not hints.get("no_parts"):
+        content["parts"] = parts
+    _join_fields(content, hints, keys)
+    return content
+
+
+def _join_fields(content: dict[str, Any], hints: dict[str, Any], keys: _Keys) -> None:
+    """Add a message's content-level keys, kept as hints, to the content it is written in."""
+    fields = hints.get("fields")
+    if isinstance(fields, dict):
+        for key, value in respell(fields, keys.spelling).items():
+            content.setdefault(key, value)
+
+
+def _system(
+    parts: list[dict[str, Any]], hints: list[dict[str, Any]], keys: _Keys
+) -> dict[str, Any] | str:
+    """The ``system_instruction``: a Content of every system part, or the string it was read as.
+
+    The first system message's hints give its role and other keys.
+    """
+    first = hints[0]
+    if (
+        len(hints) == 1
+        and first.get("string")
+        and len(parts) == 1
+        and len(parts[0]) == 1
+        and type(parts[0].get("text")) is str
+    ):
+        text: str = parts[0]["text"]
+        return text
+    instruction: dict[str, Any] = {}
+    if first.get("role") is not None:
+        instruction["role"] = first["role"]
+    if parts or not first.get("no_parts"):
+        instruction["parts"] = parts
+    _join_fields(instruction, first, keys)
+    return instruction
+
+
+# --- the common shapes, quickly -----------------------------------------------------------
+
+
+try:
+    from orjson import loads as _orjson_loads
+except ImportError:  # pragma: no cover - jsoncodec's standard library parser serves then
+    _orjson_loads = None  # type: ignore[assignment]
+
+
+def _plain_args(arguments: Any) -> dict[str, Any] | None:
+    """A call's arguments as the ``args`` object, or ``None`` for the general writer to say why."""
+    if type(arguments) is str:
+        try:
+            parsed = jsoncodec.loads(arguments)
+        except SerializationError:  # blank, or not JSON: the general writer says which
+            return None
+        return parsed if type(parsed) is dict else None
+    if arguments is None:
+        return {}
+    if type(arguments) is dict:
+        try:
+            checked: dict[str, Any] = json_value(arguments, "arguments")
+        except SerializationError:
+            return None
+        return checked
+    return None
+
+
+# --- the general writer -------------------------------------------------------------------
+
+
+def _write_message(  # noqa: PLR0917 - the writer's state, passed on
+    message: ChatMessageContent,
+    path: str,
+    on_unsupported: OnUnsupported | None,
+    keys: _Keys,
+    call_names: dict[str, str],
+    started: bool,
+) -> tuple[str, dict[str, Any], list[dict[str, Any]]] | None:
+    """Write one message's parts, locating every problem: its role, hints and parts.
+
+    ``None`` when all its items were left out. ``started`` says whether a content came
+    before (a system message after one is moved to the ``system_instruction`` and reported).
+    """
+    role = str(message.role)
+    if role not in _ROLES and role not in _INSTRUCTION_ROLES:
+        raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
+    items = stored_items(message, path)
+    report_metadata(message, items, path, FORMAT, on_unsupported)
+    if message.name is not None:
+        unsupported_field(on_unsupported, FORMAT, f"{path}.name", f"the name of a {role} message")
+    if started and role in _INSTRUCTION_ROLES:
+        what = f"the place of a {role} message after the first content (moved to the system)"
+        unsupported_field(on_unsupported, FORMAT, path, what)
+    parts: list[dict[str, Any]] = []
+    for index, item in items:
+        part = _write_item(
+            item, f"{path}.items[{index}]", role, on_unsupported, keys, call_names
+        )
+        if part is not None:
+            parts.append(part)
+    if not parts and items:
+        return None
+    return role, get_hints(message, HINTS), parts
+
+
+def _write_item(  # noqa: PLR0917 - the writer's state, passed on
+    item: KernelContent,
+    path: str,
+    role: str,
+    on_unsupported: OnUnsupported | None,
+    keys: _Keys,
+    call_names: dict[str, str],
+) -> dict[str, Any] | None:
+    """One item as a part, with the part-level keys its hints keep; ``None`` if left out."""
+    encode = codecs.encoder_for(item)
+    if encode is not None:
+        return _encoded(encode, item, path, keys)
+    part: dict[str, Any] | None
+    if isinstance(item, TextContent):
+        _lost_citations(item, path, on_unsupported)
+        part = {"text": item.text}
+    elif isinstance(item, ReasoningContent):
+        return _thought_part(item, path, on_unsupported, keys)
+    elif isinstance(item, FunctionCallContent):
+        if role != "assistant":
+            unsupported(on_unsupported, FORMAT, path, item, f"in a {role} message")
+            return None
+        part = _call_part(item, path, keys, call_names)
+    elif isinstance(item, FunctionResultContent):
+        if role not in ("user", "tool"):
+            unsupported(on_unsupported, FORMAT, path, item, f"in a {role} message")
+            return None
+        part = _result_part(item, path, on_unsupported, keys, call_names)
+    elif isinstance(item, BinaryContent):
+        part = _media_part(item, path, on_unsupported, keys)
+    elif isinstance(item, UnknownContent):
+        part = _unknown_part(item, path, on_unsupported, keys)
+    else:
+        unsupported(on_unsupported, FORMAT, path, item, f"in a {role} message")
+        return None
+    if part is None:
+        return None
+    hints = get_hints(item, HINTS)
+    if hints:
+        signature = hints.get("thought_signature")
+        if type(signature) is str:
+            part[keys.thought_signature] = signature
+        _with_fields(part, hints, keys)
+    return part
+
+
+def _with_fields(part: dict[str, Any], hints: dict[str, Any], keys: _Keys) -> None:
+    """Add the part-level keys an item keeps as hints; the part's own keys win."""
+    fields = hints.get("fields")
+    if isinstance(fields, dict) and fields:
+        for key, value in respell(fields, keys.spelling).items():
+            part.setdefault(key, value)
+
+
+def _encoded(encode: Any, item: KernelContent, path: str, keys: _Keys) -> dict[str, Any]:
+    """The part a plugin encoder writes (snake_case), in the writer's spelling.
+
+    Raises:
+        FormatError: the encoder returned something other than a non-empty dict.
+    """
+    part = encode(item)
+    if type(part) is not dict or not part:
+        got = "an empty dict" if type(part) is dict else describe_type(part)
+        raise FormatError(
+            f"the encoder for {type(item).__qualname__} returned {got}, expected a part dict",
+            path=path,
+        )
+    written: dict[str, Any] = respell(part, keys.spelling)
+    return written
+
+
+def _lost_citations(item: TextContent, path: str, on_unsupported: OnUnsupported | None) -> None:
+    """Report a text's citations that are not Gemini's own (grounding, left out silently)."""
+    citations = item.citations
+    if not citations:
+        return
+    if type(citations) is not tuple:  # broken by hand: the setter keeps a tuple
+        raise FormatError.mismatch(
+            f"{path}.citations", "a tuple of Citation", describe_type(citations)
+        )
+    lost = False
+    for index, citation in enumerate(citations):
+        if not isinstance(citation, Citation):
+            raise FormatError.mismatch(
+                f"{path}.citations[{index}]", "a Citation", describe_type(citation)
+            )
+        if HINTS not in citation.metadata:
+            lost = True
+    if lost:
+        what = "citations on text (its grounding is data of a response only)"
+        unsupported_field(on_unsupported, FORMAT, f"{path}.citations", what)
+
+
+def _thought_part(
+    item: ReasoningContent, path: str, on_unsupported: OnUnsupported | None, keys: _Keys
+) -> dict[str, Any] | None:
+    """A thought part (``thought: true``, its signature), or ``None`` for one never sent.
+
+    Reasoning of another provider, or with encrypted data, is left out (with a warning by
+    default): it is never sent as text.
+    """
+    provider = item.provider
+    if provider is not None and provider != PROVIDER:
+        detail = (
+            f"{FORMAT} cannot carry reasoning from another provider ({provider!r}); "
+            "it is never sent"
+        )
+        lose(on_unsupported, path, detail, "warn")
+        return None
+    if item.encrypted is not None:
+        detail = f"{FORMAT} cannot carry encrypted reasoning (another provider's); it is never sent"
+        lose(on_unsupported, path, detail, "warn")
+        return None
+    hints = get_hints(item, HINTS)
+    empty = hints.get("empty")
+    part: dict[str, Any] = {}
+    if isinstance(empty, list) and not item.text:
+        if "thought" in empty:
+            part["thought"] = True
+    else:
+        part["text"] = item.text
+        part["thought"] = True
+    if item.signature is not None:
+        part[keys.thought_signature] = item.signature
+    _with_fields(part, hints, keys)
+    return part
+
+
+def _call_part(
+    item: FunctionCallContent, path: str, keys: _Keys, call_names: dict[str, str]
+) -> dict[str, Any]:
+    """``function_call {id?, name, args}``; a made-up id is left out."""
+    hints = get_hints(item, HINTS)
+    arguments = _args(item.arguments, f"{path}.arguments")
+    body: dict[str, Any] = {}
+    call_id = item.id
+    if call_id is not None:
+        call_names[call_id] = item.name
+        if not is_made_id(call_id):
+            body["id"] = call_id
+    body["name"] = item.name
+    if arguments or not hints.get("no_args"):
+        body["args"] = arguments
+    fields = hints.get("call_fields")
+    if isinstance(fields, dict):
+        for key, value in respell(fields, keys.spelling).items():
+            body.setdefault(key, value)
+    return {keys.function_call: body}
+
+
+def _args(arguments: str | Mapping[str, Any] | None, path: str) -> dict[str, Any]:
+    """A call's arguments as the ``args`` object.
+
+    Raises:
+        FormatError: the text is not JSON or not an object, or a value put into a mapping is
+            not JSON; located at ``path`` (the call's ``arguments``).
+    """
+    if arguments is None:
+        return {}
+    if isinstance(arguments, str):
+        if not arguments.strip():
+            return {}
+        try:
+            parsed = jsoncodec.loads(arguments)
+        except SerializationError as error:
+            detail = error.detail.removeprefix("malformed JSON: ")
+            raise FormatError(f"arguments are not valid JSON: {detail}", path=path) from None
+        if type(parsed) is not dict:
+            kind = "an array" if type(parsed) is list else f"a JSON {type(parsed).__name__}"
+            raise FormatError.mismatch(path, "arguments that are a JSON object", kind)
+        return parsed
+    try:
+        copied: dict[str, Any] = json_value(dict(arguments), path)
+    except SerializationError as error:
+        raise FormatError(error.detail, path=error.path) from None
+    return copied
+
+
+def _result_part(
+    item: FunctionResultContent,
+    path: str,
+    on_unsupported: OnUnsupported | None,
+    keys: _Keys,
+    call_names: dict[str, str],
+) -> dict[str, Any]:
+    """``function_response {id?, name, response, parts?}``.
+
+    Raises:
+        FormatError: the result has no name and no call before it has its id; its value is
+            not JSON.
+    """
+    hints = get_hints(item, HINTS)
+    call_id = item.call_id
+    name = item.name
+    if name is None and call_id is not None:
+        name = call_names.get(call_id)
+    if name is None:
+        known = f"no call before it has the id {call_id!r}" if call_id else "it has no call id"
+        raise FormatError(
+            f"{FORMAT} needs the name of the function a result answers: none is given, "
+            f"and {known}",
+            path=f"{path}.name",
+        )
+    body: dict[str, Any] = {}
+    if call_id is not None and not is_made_id(call_id):
+        body["id"] = call_id
+    body["name"] = name
+    result = item.result
+    media: list[dict[str, Any]] = []
+    if type(result) is list and all(isinstance(each, KernelContent) for each in result):
+        texts: list[str] = []
+        for index, each in enumerate(result):
+            where = f"{path}.result[{index}]"
+            lost_metadata(each, where, FORMAT, on_unsupported)
+            if isinstance(each, TextContent) and codecs.encoder_for(each) is None:
+                _lost_citations(each, where, on_unsupported)
+                texts.append(each.text)
+            elif isinstance(each, BinaryContent) and codecs.encoder_for(each) is None:
+                part = _media_part(each, where, on_unsupported, keys)
+                if part is not None:
+                    _with_fields(part, get_hints(each, HINTS), keys)
+                    media.append(part)
+            else:
+                unsupported(on_unsupported, FORMAT, where, each, "in a function result")
+        if texts:
+            body["response"] = _response("\n".join(texts), item.is_error, hints)
+        elif isinstance(hints.get("response"), dict):
+            body["response"] = hints["response"]
+        elif not hints.get("no_response"):
+            body["response"] = {"error": None} if item.is_error else {}
+    else:
+        try:
+            value = json_value(result, f"{path}.result")
+        except SerializationError as error:
+            raise FormatError(error.detail, path=error.path) from None
+        if value is not None or not hints.get("no_response"):
+            body["response"] = _response(value, item.is_error, hints)
+    if media:
+        body["parts"] = media
+    fields = hints.get("response_fields")
+    if isinstance(fields, dict):
+        for key, element in respell(fields, keys.spelling).items():
+            body.setdefault(key, element)
+    return {keys.function_response: body}
+
+
+def _response(value: Any, is_error: bool, hints: dict[str, Any]) -> dict[str, Any]:
+    """A result's value as the ``response`` object the API takes.
+
+    An error is ``{"error": value}``; a value read from ``{"output": ...}`` (or a dict read
+    from ``{"result": ...}``) is wrapped as it was; a dict that is not itself a wrapper is
+    the response as it is; anything else is ``{"result": value}``.
+    """
+    if is_error:
+        return {"error": value}
+    wrap = hints.get("wrap")
+    if wrap in ("result", "output"):
+        return {wrap: value}
+    if type(value) is dict and not (len(value) == 1 and next(iter(value)) in _WRAPPERS):
+        return value
+    return {"result": value}
+
+
+def _media_part(
+    item: BinaryContent, path: str, on_unsupported: OnUnsupported | None, keys: _Keys
+) -> dict[str, Any] | None:
+    """``inline_data`` for bytes, ``file_data`` for a URI; a file id is refused."""
+    if item.file_id is not None:
+        unsupported(on_unsupported, FORMAT, path, item, "by a file id (Gemini names files by URI)")
+        return None
+    hints = get_hints(item, HINTS)
+    mime_type = item.mime_type
+    given = hints.get("mime_type")
+    if type(given) is str and mime_type is not None and _same_type(given, mime_type):
+        mime_type = given  # as it was read, before normalizing
+    body: dict[str, Any]
+    if item.uri is not None:
+        body = {keys.file_uri: item.uri}
+        if mime_type is not None:
+            body[keys.mime_type] = mime_type
+        key = keys.file_data
+    else:
+        data = item.base64 or ""
+        if hints.get("base64") == "urlsafe":
+            data = data.translate(_TO_URL_SAFE)
+        body = {keys.mime_type: mime_type or "application/octet-stream", keys.data: data}
+        key = keys.inline_data
+    display_name = hints.get("display_name")
+    if isinstance(item, FileContent) and item.filename is not None:
+        if display_name is True:
+            body[keys.display_name] = item.filename
+        else:
+            what = "a file's name (the Gemini Developer API refuses display_name)"
+            unsupported_field(on_unsupported, FORMAT, f"{path}.filename", what)
+    elif type(display_name) is str:
+        body[keys.display_name] = display_name
+    if isinstance(item, ImageContent) and item.detail is not None:
+        unsupported_field(on_unsupported, FORMAT, f"{path}.detail", "an image's detail")
+    fields = hints.get("data_fields")
+    if isinstance(fields, dict):
+        for name, value in respell(fields, keys.spelling).items():
+            body.setdefault(name, value)
+    return {key: body}
+
+
+def _same_type(given: str, mime_type: str) -> bool:
+    """Whether a media type read (``image/PNG``) is the item's, normalized."""
+    try:
+        return normalize_mime_type(given) == mime_type
+    except ValueError:
+        return False
+
+
+def _unknown_part(
+    item: UnknownContent, path: str, on_unsupported: OnUnsupported | None, keys: _Keys
+) -> dict[str, Any] | None:
+    """Data read whole from Gemini (``executable_code`` ...), written back as it came.
+
+    An unknown item read from another format is no Gemini part: refused.
+    """
+    hints = get_hints(item, HINTS)
+    if item.type not in DATA_KEYS and not hints.get("part"):
+        unsupported(on_unsupported, FORMAT, path, item, f"of type {item.type!r} (no Gemini part)")
+        return None
+    try:
+        fields: dict[str, Any] = json_value(item.fields, f"{path}.fields")
+    except SerializationError as error:
+        raise FormatError(error.detail, path=error.path) from None
+    value = fields.get("value") if hints.get("value") else respell(fields, keys.spelling)
+    return {keys.spell(item.type): value}
