@@ -761,29 +761,35 @@ def gemini_key_spellings(value: Any, annotation: Any, where: str) -> list[tuple[
     return found
 
 
+def _gemini_config_spellings(value: Any, where: str) -> list[tuple[str, str]]:
+    """The spellings of a request body's or a config's keys (``tools`` are not entered)."""
+    found: list[tuple[str, str]] = []
+    for key, element in value.items():
+        snake = gemini_snake(key)
+        location = f"{where}.{key}" if where else key
+        if snake != key or "_" in key:
+            found.append((location, "snake" if snake == key else "camel"))
+        if snake == "contents":
+            found += gemini_key_spellings(element, list[GEMINI_CONTENT], location)
+        elif snake == "config" and isinstance(element, dict):
+            found += _gemini_config_spellings(element, location)
+        elif snake == "generation_config":
+            found += gemini_key_spellings(element, genai_types.GenerationConfig, location)
+        elif snake == "system_instruction":
+            found += gemini_key_spellings(element, GEMINI_CONTENT, location)
+        elif snake in GEMINI_CONFIG.model_fields and snake != "tools":
+            found += gemini_key_spellings(element, GEMINI_CONFIG.model_fields[snake].annotation,
+                                          location)
+    return found
+
+
 def _gemini_document_spellings(kind: str, value: Any) -> list[tuple[str, str]]:
     if kind == "response":
         return gemini_key_spellings(value, GEMINI_RESPONSE, "response")
     if kind == "content":
         return gemini_key_spellings(value, GEMINI_CONTENT, "content")
     assert kind in ("request", "payload"), kind
-    found: list[tuple[str, str]] = []
-    for key, element in value.items():
-        snake = gemini_snake(key)
-        if snake != key or "_" in key:
-            found.append((key, "snake" if snake == key else "camel"))
-        if snake == "contents":
-            found += gemini_key_spellings(element, list[GEMINI_CONTENT], key)
-        elif snake == "generation_config":
-            found += gemini_key_spellings(element, genai_types.GenerationConfig, key)
-        elif snake == "config":
-            found += gemini_key_spellings(element, GEMINI_CONFIG, key)
-        elif snake == "system_instruction":
-            found += gemini_key_spellings(element, GEMINI_CONTENT, key)
-        elif snake in GEMINI_CONFIG.model_fields and snake != "tools":
-            found += gemini_key_spellings(element, GEMINI_CONFIG.model_fields[snake].annotation,
-                                          key)
-    return found
+    return _gemini_config_spellings(value, "")
 
 
 def gemini_spelling(kind: str, value: Any) -> str:
