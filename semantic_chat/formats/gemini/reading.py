@@ -650,8 +650,8 @@ def _read_result(  # noqa: PLR0917 - the reader's state, passed on
         raise FormatError.mismatch(f"{path}.response", "an object", describe_type(response))
     elif len(response) == 1 and ("result" in response or "output" in response):
         ((key, answer),) = response.items()
-        if key == "output":
-            hints["wrap"] = "output"
+        if key == "output" or (type(answer) is dict and not _is_wrapper(answer)):
+            hints["wrap"] = key  # a dict that is no wrapper is written as it is otherwise
     elif len(response) == 1 and "error" in response:
         failed, answer = True, response["error"]
     else:
@@ -768,6 +768,11 @@ def _optional_str(body: dict[str, Any], key: str, path: str) -> str | None:
     if value is not None and type(value) is not str:
         raise FormatError.mismatch(f"{path}.{key}", "str", describe_type(value))
     return value
+
+
+def _is_wrapper(value: dict[str, Any]) -> bool:
+    """Whether a dict is itself a response wrapper: one key, ``result``, ``output`` or ``error``."""
+    return len(value) == 1 and next(iter(value)) in ("result", "output", "error")
 
 
 def _field_path(field_path: str) -> str:

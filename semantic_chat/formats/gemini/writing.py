@@ -70,6 +70,7 @@ _MADE = "gemini-call-"  # the start of a made-up id, checked before the pattern
 
 # What the last content written was made of, for the next message to join it or not.
 _NONE, _RESULTS, _OTHER = 0, 1, 2
+_NO_CONTENT: dict[str, Any] = {}  # the content before the first, never written to
 
 
 class _Keys:
@@ -84,6 +85,7 @@ class _Keys:
         "function_response",
         "inline_data",
         "mime_type",
+        "quick",
         "spelling",
         "system_instruction",
         "thought_signature",
@@ -102,6 +104,14 @@ class _Keys:
         self.mime_type = spell("mime_type")
         self.system_instruction = spell("system_instruction")
         self.thought_signature = spell("thought_signature")
+        self.quick = (
+            self.function_call,
+            self.function_response,
+            self.inline_data,
+            self.mime_type,
+            self.thought_signature,
+        )
+        """The keys the quick loop writes, unpacked in one step."""
 
     def spell(self, key: str) -> str:
         """A snake_case key in this spelling."""
@@ -175,12 +185,11 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     append = contents.append
     system: list[dict[str, Any]] = []
     system_hints: list[dict[str, Any]] = []  # the hints of each system message, in order
-    last: dict[str, Any] = {}
+    last = _NO_CONTENT  # the content last written, once there is one
     last_kind = _NONE
     call_names: dict[str, str] = {}
     loads = _orjson_loads if jsoncodec.BACKEND == "orjson" else None
-    function_call, function_response = keys.function_call, keys.function_response
-    inline_data, mime_key, signature_key = keys.inline_data, keys.mime_type, keys.thought_signature
+    function_call, function_response, inline_data, mime_key, signature_key = keys.quick
     messages = history._messages if type(history) is ChatHistory else history  # no __iter__
     for index, message in enumerate(messages):
         if quick:
@@ -188,6 +197,54 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                 if not message._metadata and message._name is None:
                     role = message._role  # well-known roles are interned: compared by identity
                     items = message._items
+                    if len(items) == 1:  # most messages are one text: no loop to run
+                        (item,) = items
+                        if role is not _TOOL and type(item) is TextContent:
+                            text = item._text
+                            if not item._metadata and not item._citations and type(text) is str:
+                                if role is _ASSISTANT:
+                                    last = {"role": "model", "parts": [{"text": text}]}
+                                    append(last)
+                                    last_kind = _OTHER
+                                    continue
+                                if role is _USER:
+                                    last = {"role": "user", "parts": [{"text": text}]}
+                                    append(last)
+                                    last_kind = _OTHER
+                                    continue
+                                if (role is _SYSTEM or role is _DEVELOPER) and not contents:
+                                    system.append({"text": text})
+                                    system_hints.append({})
+                                    continue
+                        if (
+                            role is _TOOL
+                            and type(item) is FunctionResultContent
+                            and not item._metadata
+                            and item._is_error is False
+                        ):
+                            call_id, answer, named = item._call_id, item._result, item._name
+                            if named is None and type(call_id) is str:
+                                named = call_names.get(call_id)
+                            if (
+                                type(call_id) is str
+                                and type(answer) is str
+                                and type(named) is str
+                            ):
+                                if _MADE in call_id and is_made_id(call_id):
+                                    body = {"name": named, "response": {"result": answer}}
+                                else:
+                                    body = {
+                                        "id": call_id,
+                                        "name": named,
+                                        "response": {"result": answer},
+                                    }
+                                if last_kind == _RESULTS:
+                                    last["parts"].append({function_response: body})
+                                else:
+                                    last = {"role": "user", "parts": [{function_response: body}]}
+                                    append(last)
+                                    last_kind = _RESULTS
+                                continue
                     if role is _USER or role is _ASSISTANT:
                         parts: list[dict[str, Any]] = []
                         for item in items:
@@ -212,7 +269,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                     break
                                 else:
                                     call_names[call_id] = name
-                                    if call_id[:12] == _MADE and is_made_id(call_id):
+                                    if _MADE in call_id and is_made_id(call_id):
                                         body = {"name": name, "args": parsed}
                                     else:
                                         body = {"id": call_id, "name": name, "args": parsed}
@@ -268,7 +325,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                 named = call_names.get(call_id)
                             if type(named) is not str:
                                 break
-                            if call_id[:12] == _MADE and is_made_id(call_id):
+                            if _MADE in call_id and is_made_id(call_id):
                                 body = {"name": named, "response": {"result": answer}}
                             else:
                                 body = {
@@ -283,16 +340,6 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                 append(last)
                                 last_kind = _RESULTS
                             continue
-                    elif (role is _SYSTEM or role is _DEVELOPER) and not contents and (
-                        len(items) == 1
-                    ):
-                        (item,) = items
-                        if type(item) is TextContent and not item._metadata:
-                            text = item._text
-                            if not item._citations and type(text) is str:
-                                system.append({"text": text})
-                                system_hints.append({})
-                                continue
             except Exception:  # a message broken by hand: the general writer locates it
                 pass
         path = f"messages[{index}]"
@@ -352,6 +399,8 @@ def _system(
     The first system message's hints give its role and other keys.
     """
     first = hints[0]
+    if not first:  # no hints: the usual Content
+        return {"parts": parts}
     if (
         len(hints) == 1
         and first.get("string")
