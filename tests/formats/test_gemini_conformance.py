@@ -229,6 +229,24 @@ def test_sdk_contents_read_as_their_json(fixture):
         gemini_format.from_payload(contents))
 
 
+SDK_LAYOUT = [fixture for fixture in REQUESTS if "config" in fixture["payload"]]
+
+
+@pytest.mark.parametrize("fixture", SDK_LAYOUT, ids=case_ids(SDK_LAYOUT))
+def test_sdk_kwargs_of_sdk_objects_read_as_their_json(fixture):
+    body = fixture["payload"]
+    sdk = {"model": body["model"],
+           "contents": [genai_types.Content.model_validate(c) for c in body["contents"]],
+           "config": genai_types.GenerateContentConfig.model_validate(body["config"])}
+    from_sdk = gemini_format.from_request(sdk)
+    from_json = gemini_format.from_request(body)
+    assert list(from_sdk) == list(from_json)
+    # the options too, but for the tools: kept as the SDK dumps them (camelCase)
+    assert attrs.evolve(from_sdk.options, tools=None) == attrs.evolve(from_json.options,
+                                                                      tools=None)
+    assert gemini_format.to_request(from_sdk, spelling="snake") == body
+
+
 # --- requests: what they read as ---------------------------------------------------------
 
 
