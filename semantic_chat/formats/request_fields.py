@@ -30,6 +30,16 @@ Options read from an Anthropic Messages request reach these writers too: its too
 dated type (``web_search_20250305``, ``bash_20250124``) and the fields only Anthropic has
 (``thinking``, ``container`` ... but not ``top_k``, which OpenAI-compatible servers take) are
 reported.
+
+So do options read from a Gemini request: each of its ``function_declarations`` becomes a
+function tool (`gemini_functions`: ``parameters_json_schema`` as it is, an OpenAPI-subset
+``parameters`` schema as JSON Schema), its own tools (``google_search``, ``code_execution``,
+``url_context`` ...) and the fields only Gemini has (``safety_settings``,
+``response_mime_type``, ``thinking_config``, ``cached_content`` ... but not ``top_k``) are
+reported, and so are its values of fields OpenAI names too (a ``logprobs`` count, a
+``service_tier`` of ``"standard"``, a list ``response_format``). The other way,
+`write_gemini_tools` turns OpenAI and Anthropic function tools into Gemini's
+``function_declarations``.
 """
 
 from __future__ import annotations
@@ -46,12 +56,18 @@ from .wire import HINT_KEYS, OnUnsupported, as_plain, unsupported_field
 __all__ = [
     "ANTHROPIC_KEYS",
     "CHAT_KEYS",
+    "GEMINI_KEYS",
     "RESPONSES_KEYS",
+    "foreign_value",
+    "gemini_functions",
     "is_anthropic_tool",
+    "is_gemini_only",
+    "is_gemini_tool",
     "options_from",
     "report_options_metadata",
     "request_messages",
     "write_extra",
+    "write_gemini_tools",
     "write_tool_choice",
     "write_tools",
 ]
@@ -84,11 +100,32 @@ ANTHROPIC_KEYS = frozenset((
 """The fields of an Anthropic Messages request body (with Bedrock's and Vertex's
 ``anthropic_version`` and the beta fields)."""
 
+GEMINI_KEYS = frozenset((
+    # a REST generateContent body (Gemini API and Vertex AI)
+    "cached_content", "contents", "generation_config", "labels", "model", "model_armor_config",
+    "safety_settings", "system_instruction", "tool_config", "tools",
+    # the SDK's GenerateContentConfig and the REST GenerationConfig
+    "audio_timestamp", "audio_transcription_config", "automatic_continuation",
+    "automatic_function_calling", "candidate_count", "continuation_token",
+    "enable_affective_dialog", "enable_enhanced_civic_answers", "frequency_penalty",
+    "generation_output_config", "http_options", "image_config", "logprobs",
+    "max_output_tokens", "media_resolution", "model_selection_config", "presence_penalty",
+    "response_format", "response_json_schema", "response_logprobs", "response_mime_type",
+    "response_modalities", "response_schema", "routing_config", "seed", "service_tier",
+    "should_return_http_response", "speech_config", "stop_sequences", "store",
+    "temperature", "thinking_config", "top_k", "top_p", "translation_config",
+))
+"""The fields of a Gemini ``generateContent`` request in snake_case: the REST body's and
+those of the SDK's ``GenerateContentConfig`` and of ``generation_config``, which a request
+read from either layout keeps in ``options.extra`` under these names."""
+
 # Reported when writing an OpenAI request; ``top_k`` stays a vendor extension (written as it is).
 _ANTHROPIC_ONLY = ANTHROPIC_KEYS - CHAT_KEYS - RESPONSES_KEYS - {"top_k"}
 
-# Values of a field both APIs name that only Anthropic takes: reported in an OpenAI request.
-_ANTHROPIC_VALUES = {"service_tier": frozenset(("standard_only",))}
+# Reported when writing an OpenAI or Anthropic request; ``top_k`` as above (Anthropic has it).
+_GEMINI_ONLY = GEMINI_KEYS - CHAT_KEYS - RESPONSES_KEYS - ANTHROPIC_KEYS - {"top_k"}
+
+_OPENAI_TIERS = frozenset(("auto", "default", "flex", "scale", "priority"))
 
 _DATED_TOOL = re.compile(r"_\d{8}$")
 """Anthropic's own tools have a dated type (``web_search_20250305``); OpenAI's do not."""
@@ -170,6 +207,34 @@ def _wire_name(path: str, renamed: dict[str, str]) -> str:
     return f"{name}{tail}{dot}{rest}"
 
 
+def is_gemini_only(key: str) -> bool:
+    """Whether a request field (in ``options.extra``) is one only Gemini has.
+
+    ``safety_settings``, ``response_mime_type``, ``thinking_config`` ... in either spelling
+    (``safetySettings``); not ``top_k``, which Anthropic and OpenAI-compatible servers take.
+    """
+    return key in _GEMINI_ONLY or _snake_key(key) in _GEMINI_ONLY
+
+
+def foreign_value(key: str, value: Any) -> str | None:
+    """The provider whose value a field OpenAI names too holds, when OpenAI takes no such value.
+
+    A ``service_tier`` of ``"standard_only"`` is Anthropic's; one of ``"standard"`` or
+    ``"unspecified"``, or in upper case, Gemini's; a ``logprobs`` count (not a flag) and a
+    list ``response_format`` are Gemini's. ``None`` for a value OpenAI takes, or may.
+    """
+    if key == "service_tier" and isinstance(value, str) and value not in _OPENAI_TIERS:
+        if value == "standard_only":
+            return "Anthropic"
+        if value in ("standard", "unspecified") or value != value.lower():
+            return "Gemini"
+        return None
+    gemini = (key == "logprobs" and type(value) is int) or (
+        key == "response_format" and type(value) is list
+    )
+    return "Gemini" if gemini else None
+
+
 def write_tools(
     tools: list[dict[str, Any]],
     nested: bool,
@@ -179,14 +244,25 @@ def write_tools(
     """Tool definitions in one format's shape: ``nested`` for Chat Completions, else flat.
 
     A function or custom tool is converted; a hosted tool (``web_search`` ...) goes to a
-    Responses request as it is and is reported for a Chat Completions one.
+    Responses request as it is and is reported for a Chat Completions one. An Anthropic
+    client tool and each of a Gemini tool's ``function_declarations`` become function tools;
+    their own tools are reported.
 
     Raises:
+        FormatError: a Gemini function declaration is malformed (`gemini_functions`).
         UnsupportedContentError: a tool is left out and ``on_unsupported`` is ``"error"``.
     """
     written = []
     for index, tool in enumerate(tools):
         where = f"options.tools[{index}]"
+        if is_gemini_tool(tool):
+            for function in gemini_functions(tool, where, format_name, on_unsupported):
+                written.append(
+                    {"type": "function", "function": function}
+                    if nested
+                    else {"type": "function", **function}
+                )
+            continue
         if is_anthropic_tool(tool):
             converted = _from_anthropic_tool(tool, nested, format_name, on_unsupported, where)
         else:
@@ -255,6 +331,282 @@ def _convert_tool(tool: dict[str, Any], nested: bool) -> dict[str, Any] | None:
     return {"type": kind, kind: {key: value for key, value in tool.items() if key != "type"}}
 
 
+def is_gemini_tool(tool: dict[str, Any]) -> bool:
+    """Whether a tool definition is in Gemini's shape.
+
+    Gemini's tools are objects keyed by the kind of tool (``{"function_declarations":
+    [...]}``, ``{"google_search": {}}``, ``{"codeExecution": {}}``): they have neither the
+    ``type`` of OpenAI's (and of Anthropic's own) tools nor the ``name`` of Anthropic's
+    client tools.
+    """
+    return "type" not in tool and "name" not in tool and "input_schema" not in tool
+
+
+def gemini_functions(
+    tool: dict[str, Any],
+    where: str,
+    format_name: str,
+    on_unsupported: OnUnsupported | None,
+) -> list[dict[str, Any]]:
+    """A Gemini tool's ``function_declarations`` as ``{"name", "description", "parameters"}``.
+
+    ``parameters`` is the declaration's ``parameters_json_schema`` as it is, or its
+    OpenAPI-subset ``parameters`` as JSON Schema: ``type`` values in lower case
+    (``TYPE_UNSPECIFIED`` left out), ``nullable`` as a ``"null"`` type (and a ``None``
+    choice in an ``enum``), snake_case keywords in JSON Schema's names (``max_items`` as
+    ``maxItems``, ``any_of`` as ``anyOf``, ``defs`` / ``ref`` as ``$defs`` / ``$ref``), and
+    ``property_ordering`` as the order of ``properties``. A function without parameters gets
+    an object schema without properties. The tool's other kinds (``google_search``,
+    ``code_execution``, ``url_context`` ...) and the declaration fields a function tool has no
+    place for (``response``, ``response_json_schema``, ``behavior``) are reported, located
+    under ``where`` (``options.tools[0].google_search``).
+
+    Raises:
+        FormatError: ``function_declarations`` is not a list, or a declaration is not an
+            object, has no ``str`` ``name``, a ``description`` that is no ``str``, or a
+            ``parameters`` schema that is malformed; the message names it
+            (``options.tools[0].function_declarations[1].name``).
+        UnsupportedContentError: something is left out and ``on_unsupported`` is ``"error"``.
+    """
+    functions: list[dict[str, Any]] = []
+    for key, value in tool.items():
+        if _snake_key(key) != "function_declarations":
+            what = f"a Gemini {_snake_key(key)!r} tool"
+            unsupported_field(on_unsupported, format_name, f"{where}.{key}", what)
+            continue
+        if value is None:
+            continue
+        if type(value) is not list:
+            raise FormatError.mismatch(
+                f"{where}.{key}", "a list of function declarations", describe_type(value)
+            )
+        for index, declaration in enumerate(value):
+            at = f"{where}.{key}[{index}]"
+            functions.append(_gemini_function(declaration, at, format_name, on_unsupported))
+    return functions
+
+
+_DECLARATION_FIELDS = frozenset(("name", "description", "parameters", "parameters_json_schema"))
+
+
+def _gemini_function(
+    declaration: Any, where: str, format_name: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any]:
+    """One function declaration as ``{"name", "description", "parameters"}``."""
+    if type(declaration) is not dict:
+        what = "a function declaration object"
+        raise FormatError.mismatch(where, what, describe_type(declaration))
+    fields = {_snake_key(key): key for key in declaration}
+    name = declaration.get("name")
+    if type(name) is not str:
+        if "name" not in declaration:
+            raise FormatError("missing 'name'", path=where)
+        raise FormatError.mismatch(f"{where}.name", "str", describe_type(name))
+    function: dict[str, Any] = {"name": name}
+    description = declaration.get("description")
+    if description is not None:
+        if type(description) is not str:
+            raise FormatError.mismatch(f"{where}.description", "str", describe_type(description))
+        function["description"] = description
+    json_schema = declaration.get(fields.get("parameters_json_schema", ""))
+    schema = declaration.get("parameters")
+    if json_schema is not None:
+        function["parameters"] = json_schema
+    elif schema is not None:
+        function["parameters"] = _json_schema(schema, f"{where}.parameters")
+    else:
+        function["parameters"] = {"type": "object", "properties": {}}
+    for snake, key in fields.items():
+        if snake not in _DECLARATION_FIELDS:
+            what = f"the function declaration field {snake!r}"
+            unsupported_field(on_unsupported, format_name, f"{where}.{key}", what)
+    return function
+
+
+# OpenAPI-subset schema keys (either spelling) -> JSON Schema's.
+_SCHEMA_NAMES = {
+    "any_of": "anyOf", "max_items": "maxItems", "min_items": "minItems",
+    "max_length": "maxLength", "min_length": "minLength", "max_properties": "maxProperties",
+    "min_properties": "minProperties", "additional_properties": "additionalProperties",
+    "defs": "$defs", "ref": "$ref",
+}
+_OPENAPI_TYPES = frozenset(("STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"))
+
+
+def _json_schema(schema: Any, where: str) -> dict[str, Any]:
+    """A Gemini ``Schema`` (OpenAPI 3.0 subset) as the JSON Schema it stands for.
+
+    Raises:
+        FormatError: the schema, or one nested in it, is not an object.
+    """
+    if type(schema) is not dict:
+        raise FormatError.mismatch(where, "a schema object", describe_type(schema))
+    converted: dict[str, Any] = {}
+    ordering: Any = None
+    nullable: Any = None
+    for key, value in schema.items():
+        snake = _snake_key(key)
+        if snake == "property_ordering":
+            ordering = value
+        elif snake == "nullable":
+            nullable = value
+        elif snake == "type":
+            kind = _json_type(value)
+            if kind is not None:  # None: TYPE_UNSPECIFIED, no type
+                converted["type"] = kind
+        else:
+            name = _SCHEMA_NAMES.get(snake) or key
+            converted[name] = _schema_value(snake, value, f"{where}.{key}")
+    if nullable is True:
+        kind = converted.get("type")
+        if isinstance(kind, str):
+            converted["type"] = [kind, "null"]
+            choices = converted.get("enum")
+            if isinstance(choices, list) and None not in choices:
+                converted["enum"] = [*choices, None]  # else null would fail the enum
+        else:
+            converted["nullable"] = True  # no single type to add "null" to: kept as OpenAPI says
+    properties = converted.get("properties")
+    if isinstance(ordering, list) and isinstance(properties, dict):
+        first = [prop for prop in ordering if isinstance(prop, str) and prop in properties]
+        rest = [prop for prop in properties if prop not in first]
+        converted["properties"] = {prop: properties[prop] for prop in first + rest}
+    return converted
+
+
+def _schema_value(snake: str, value: Any, where: str) -> Any:
+    """The value of a schema key (``snake``: its snake_case name) in JSON Schema.
+
+    Raises:
+        FormatError: a nested schema is not an object, or a list or map of them is not one.
+    """
+    if snake == "items" or (snake == "additional_properties" and type(value) is dict):
+        return _json_schema(value, where)
+    if snake == "any_of":
+        if type(value) is not list:
+            raise FormatError.mismatch(where, "a list of schemas", describe_type(value))
+        return [_json_schema(item, f"{where}[{index}]") for index, item in enumerate(value)]
+    if snake in ("properties", "defs"):
+        if type(value) is not dict:
+            raise FormatError.mismatch(where, "an object of schemas", describe_type(value))
+        return {
+            name: _json_schema(item, f"{where}[{json.dumps(name, ensure_ascii=False)}]")
+            for name, item in value.items()
+        }
+    if snake == "ref" and isinstance(value, str) and value.startswith("#/defs/"):
+        return "#/$defs/" + value[len("#/defs/") :]
+    return value
+
+
+def _json_type(value: Any) -> Any:
+    """A schema ``type`` in JSON Schema's lower case; ``None`` for ``TYPE_UNSPECIFIED``."""
+    if isinstance(value, list):
+        return [_json_type(item) for item in value]
+    if not isinstance(value, str):
+        return value
+    if value.upper() == "TYPE_UNSPECIFIED":
+        return None
+    return value.lower() if value.upper() in _OPENAPI_TYPES else value
+
+
+def write_gemini_tools(
+    tools: list[dict[str, Any]], on_unsupported: OnUnsupported | None
+) -> list[dict[str, Any]]:
+    """Tool definitions in Gemini's shape (snake_case, as the Gemini writers spell by default).
+
+    Gemini's own tools are kept as given. OpenAI function tools (Chat Completions' nested
+    ``{"type": "function", "function": {...}}`` and Responses' flat shape) and Anthropic
+    client tools (``{"name", "description", "input_schema"}``) become the declarations of
+    one ``{"function_declarations": [{"name", "description", "parameters_json_schema"}]}``
+    tool, placed where the first of them was. A strict schema (``strict: true``), a tool
+    field a declaration has no place for (``cache_control`` ...), custom tools and the hosted
+    tools of other providers (``web_search``, ``code_interpreter``,
+    ``web_search_20250305`` ...) are reported, located at ``options.tools[i]``.
+
+    Raises:
+        FormatError: a function tool has no ``str`` name; the message names it
+            (``options.tools[2].function.name``).
+        UnsupportedContentError: something is left out and ``on_unsupported`` is ``"error"``.
+    """
+    written: list[dict[str, Any]] = []
+    declarations: list[dict[str, Any]] = []
+    for index, tool in enumerate(tools):
+        where = f"options.tools[{index}]"
+        if is_gemini_tool(tool):
+            written.append(dict(tool))
+            continue
+        declaration = _declaration(tool, where, on_unsupported)
+        if declaration is None:
+            kind = json.dumps(tool.get("type"), ensure_ascii=False)
+            unsupported_field(on_unsupported, _GEMINI, where, f"a {kind} tool")
+            continue
+        if not declarations:
+            written.append({"function_declarations": declarations})
+        declarations.append(declaration)
+    return written
+
+
+_GEMINI = "Gemini"
+"""The Gemini format's name in messages (`semantic_chat.formats.gemini.shared.FORMAT`)."""
+
+_FUNCTION_FIELDS = ("name", "description", "parameters")
+
+
+def _declaration(
+    tool: dict[str, Any], where: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any] | None:
+    """An OpenAI or Anthropic function tool as a Gemini function declaration.
+
+    ``None`` for any other tool (a custom tool, a hosted one); the caller reports it.
+    """
+    kind = tool.get("type")
+    if is_anthropic_tool(tool):
+        if "input_schema" not in tool or kind not in (None, "custom"):
+            return None  # one of Anthropic's own tools (a dated type)
+        function, at, schema_key = tool, where, "input_schema"
+        extra = [key for key in tool if key not in ("type", "name", "description", "input_schema")]
+    elif kind == "function":
+        nested = tool.get("function")
+        if isinstance(nested, dict):  # Chat Completions
+            function, at, schema_key = nested, f"{where}.function", "parameters"
+            for key in tool:
+                if key not in ("type", "function"):
+                    what = f"the tool field {key!r}"
+                    unsupported_field(on_unsupported, _GEMINI, f"{where}.{key}", what)
+            extra = [key for key in nested if key not in _FUNCTION_FIELDS]
+        else:  # Responses
+            function, at, schema_key = tool, where, "parameters"
+            extra = [key for key in tool if key not in ("type", *_FUNCTION_FIELDS)]
+    else:
+        return None
+    name = function.get("name")
+    if type(name) is not str:
+        if "name" not in function:
+            raise FormatError("missing 'name'", path=at)
+        raise FormatError.mismatch(f"{at}.name", "str", describe_type(name))
+    declaration: dict[str, Any] = {"name": name}
+    if function.get("description") is not None:
+        declaration["description"] = function["description"]
+    if function.get(schema_key) is not None:
+        declaration["parameters_json_schema"] = function[schema_key]
+    for key in extra:
+        if key == "strict" and function[key] is not True:
+            continue  # not strict: nothing is lost
+        what = "a strict schema" if key == "strict" else f"the tool field {key!r}"
+        unsupported_field(on_unsupported, _GEMINI, f"{at}.{key}", what)
+    return declaration
+
+
+_CAMEL_KEY = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")
+
+
+def _snake_key(key: str) -> str:
+    """A camelCase key in snake_case (``functionDeclarations``); any other key as it is."""
+    if not _CAMEL_KEY.fullmatch(key):
+        return key
+    return re.sub(r"[A-Z]", lambda match: "_" + match.group().lower(), key)
+
+
 def write_tool_choice(
     choice: str | dict[str, Any], nested: bool, format_name: str,
     on_unsupported: OnUnsupported | None,
@@ -312,9 +664,10 @@ def write_extra(  # noqa: PLR0917 - one call per request writer
     """Copy the fields of ``options.extra`` a request of format ``own`` can carry into ``body``.
 
     ``own`` is ``"chat"`` or ``"responses"``. A field only the other format (or Anthropic
-    Messages) has is reported, and so is a shared field holding a value only Anthropic takes
-    (``service_tier: "standard_only"``); a field none names is copied; a field the writer sets
-    itself, or one ``skip`` says the writer used, is not copied.
+    Messages, or Gemini) has is reported, and so is a shared field holding a value only
+    another provider takes (`foreign_value`: ``service_tier: "standard_only"``); a field none
+    names is copied; a field the writer sets itself, or one ``skip`` says the writer used, is
+    not copied.
 
     Raises:
         UnsupportedContentError: a field is left out and ``on_unsupported`` is ``"error"``.
@@ -324,12 +677,13 @@ def write_extra(  # noqa: PLR0917 - one call per request writer
         if skip(key):
             continue
         where = f"options.extra[{json.dumps(key, ensure_ascii=False)}]"
-        foreign = key in other or key in _ANTHROPIC_ONLY
+        foreign = key in other or key in _ANTHROPIC_ONLY or is_gemini_only(key)
         if key in _OWN_FIELDS[own] or (key not in keys and foreign):
             unsupported_field(on_unsupported, format_name, where, f"the request field {key!r}")
             continue
-        if value in _ANTHROPIC_VALUES.get(key, ()):
-            what = f"the request field {key!r} with Anthropic's value {value!r}"
+        provider = foreign_value(key, value)
+        if provider is not None:
+            what = f"the request field {key!r} with {provider}'s value {value!r}"
             unsupported_field(on_unsupported, format_name, where, what)
             continue
         body[key] = value

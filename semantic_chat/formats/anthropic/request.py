@@ -13,7 +13,8 @@ Options in Anthropic's names:
 ``model``, ``max_tokens``,         the same names (``max_tokens`` is required: `to_request`
 ``temperature``, ``top_p``         refuses a history without it, unless given as a keyword)
 ``stop``                           ``stop_sequences`` (a string is written as a list of one)
-``tools``                          kept as given; OpenAI function tools become
+``tools``                          kept as given; OpenAI function tools and Gemini
+                                   ``function_declarations`` become
                                    ``{"name", "description", "input_schema"}``
 ``tool_choice``                    ``{"type": "auto"}`` is ``"auto"``, ``any`` ``"required"``,
                                    ``none`` ``"none"``, ``{"type": "tool", "name"}`` the
@@ -23,8 +24,10 @@ Options in Anthropic's names:
                                    ``service_tier``, ``stream`` ...)
 =================================  =========================================================
 
-``reasoning_effort``, ``seed``, the penalties, and OpenAI fields in ``options.extra``
-(``response_format``, ``store`` ...) are reported as ``on_unsupported`` says.
+``reasoning_effort``, ``seed``, the penalties, OpenAI's and Gemini's own tools
+(``web_search``, ``google_search`` ...) and their fields in ``options.extra``
+(``response_format``, ``store``, ``safety_settings``, ``thinking_config`` ...) are reported as
+``on_unsupported`` says.
 """
 
 from __future__ import annotations
@@ -44,7 +47,10 @@ from ..request_fields import (
     ANTHROPIC_KEYS,
     CHAT_KEYS,
     RESPONSES_KEYS,
+    gemini_functions,
     is_anthropic_tool,
+    is_gemini_only,
+    is_gemini_tool,
     report_options_metadata,
     request_messages,
 )
@@ -226,8 +232,9 @@ def to_request(
     ``messages`` (as `to_payload` writes them), then the options in Anthropic's names (see
     the module's table) and ``options.extra``. ``max_tokens`` given here wins over
     ``options.max_tokens``. What the format has no field for (``reasoning_effort``,
-    ``seed``, the penalties, OpenAI's hosted tools and its fields in ``options.extra``) is
-    reported as ``on_unsupported`` says (by default left out with a warning).
+    ``seed``, the penalties, OpenAI's hosted tools, Gemini's own tools, and their fields in
+    ``options.extra``) is reported as ``on_unsupported`` says (by default left out with a
+    warning).
 
     Raises:
         FormatError: there is no ``max_tokens`` (the API requires it), or what `to_payload`
@@ -278,9 +285,10 @@ def to_request(
 def _write_tools(
     tools: list[dict[str, Any]], on_unsupported: OnUnsupported | None
 ) -> list[dict[str, Any]]:
-    """Tool definitions in Anthropic's shape: OpenAI function tools converted, its own kept.
+    """Tool definitions in Anthropic's shape: OpenAI and Gemini functions converted, its own kept.
 
     Raises:
+        FormatError: a Gemini function declaration is malformed.
         UnsupportedContentError: a tool or a field of one is left out and ``on_unsupported``
             is ``"error"``.
     """
@@ -288,7 +296,11 @@ def _write_tools(
     for index, tool in enumerate(tools):
         where = f"options.tools[{index}]"
         kind = tool.get("type")
-        if is_anthropic_tool(tool) or kind not in _OPENAI_TOOLS:
+        if is_gemini_tool(tool):
+            for function in gemini_functions(tool, where, FORMAT, on_unsupported):
+                parameters = function.pop("parameters")
+                written.append({**function, "input_schema": parameters})
+        elif is_anthropic_tool(tool) or kind not in _OPENAI_TOOLS:
             written.append(dict(tool))
         elif kind == "function":
             written.append(_function_tool(tool, where, on_unsupported))
@@ -377,13 +389,14 @@ def _write_extra(
 ) -> None:
     """Copy the fields of ``options.extra`` an Anthropic request can carry into ``body``.
 
-    OpenAI fields (``store``, ``response_format`` ...), fields the writer sets itself, an
-    OpenAI ``metadata`` (Anthropic takes ``user_id`` only) and an OpenAI ``service_tier``
-    are reported; fields no format names are copied as vendor extensions.
+    OpenAI and Gemini fields (``store``, ``response_format``, ``safety_settings`` ...),
+    fields the writer sets itself, an OpenAI ``metadata`` (Anthropic takes ``user_id`` only)
+    and another provider's ``service_tier`` are reported; fields no format names are copied
+    as vendor extensions.
     """
     for key, value in options.extra.items():
         where = f"options.extra[{json.dumps(key, ensure_ascii=False)}]"
-        foreign = key in _OWN_FIELDS or key in _OPENAI_ONLY
+        foreign = key in _OWN_FIELDS or key in _OPENAI_ONLY or is_gemini_only(key)
         if key == "metadata":
             foreign = not (isinstance(value, dict) and value.keys() <= {"user_id"})
         elif key == "service_tier":

@@ -100,8 +100,10 @@ def to_request(
     ``model`` comes first, then ``messages``, then the options in Chat Completions' names
     (``max_tokens`` as ``max_completion_tokens``, tools and tool choice nested under
     ``function``). A history without a model (a fine-tuning line) is written without one.
-    A Responses field in ``options.extra`` (``include``, ``reasoning``, ``text`` ...) or a
-    hosted tool is reported as ``on_unsupported`` says (by default left out with a warning).
+    A Responses, Anthropic or Gemini field in ``options.extra`` (``include``, ``thinking``,
+    ``safety_settings`` ...) or a hosted tool (Gemini's ``google_search`` ...) is reported as
+    ``on_unsupported`` says (by default left out with a warning); Gemini's function
+    declarations become function tools.
 
     Raises:
         UnsupportedContentError: something is left out and ``on_unsupported`` is

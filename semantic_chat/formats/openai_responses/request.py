@@ -109,9 +109,11 @@ def to_request(
     ``model`` comes first, then ``instructions`` (a leading system message read from them)
     and ``input`` (a string when it was read from one), then the options in Responses' names
     (``max_tokens`` as ``max_output_tokens``, ``reasoning_effort`` as ``reasoning.effort``,
-    tools and tool choice flat). ``stop``, ``seed``, the penalties and Chat Completions fields
-    in ``options.extra`` (``response_format``, ``n`` ...) are reported as ``on_unsupported``
-    says (by default left out with a warning).
+    tools and tool choice flat; Gemini's function declarations as function tools). ``stop``,
+    ``seed``, the penalties, Chat Completions, Anthropic and Gemini fields in
+    ``options.extra`` (``response_format``, ``n``, ``safety_settings`` ...) and the other
+    providers' own tools (``google_search`` ...) are reported as ``on_unsupported`` says (by
+    default left out with a warning).
 
     Raises:
         UnsupportedContentError: something is left out and ``on_unsupported`` is
