@@ -28,6 +28,8 @@ PACKAGES = (
     "semantic-kernel",
     "langchain-core",
     "langchain-anthropic",
+    "langchain-google-genai",
+    "google-genai",
     "pydantic-ai-slim",
     "pydantic",
     "msgspec",
