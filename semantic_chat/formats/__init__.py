@@ -3,8 +3,8 @@
 ``formats.get(name)``, ``formats.names()``, ``formats.detect(payload)`` and
 ``formats.convert(payload, source=None, target=...)`` and ``formats.validate(payload)`` work
 over every registered format:
-``semantic-chat`` (this library's own JSON), ``openai-chat``, ``openai-responses`` and
-``anthropic``.
+``semantic-chat`` (this library's own JSON), ``openai-chat``, ``openai-responses``,
+``anthropic`` and ``gemini``.
 
 ``formats.register_encoder(format_name, cls, encoder)`` and ``register_decoder(format_name,
 part_type, decoder)`` teach a wire format a plugin's content type (``unregister_encoder`` and
@@ -18,7 +18,7 @@ from typing import Any
 from ..history import ChatHistory
 from ..message import ChatMessageContent
 from ..serialization import from_dict, to_dict
-from . import anthropic, openai_chat, openai_responses
+from . import anthropic, gemini, openai_chat, openai_responses
 from .codecs import register_decoder as register_decoder
 from .codecs import register_encoder as register_encoder
 from .codecs import unregister_decoder as unregister_decoder
@@ -31,6 +31,7 @@ from .registry import names as names
 from .registry import register as register
 from .scoring import (
     score_anthropic,
+    score_gemini,
     score_openai_chat,
     score_openai_responses,
     score_semantic_chat,
@@ -46,6 +47,7 @@ __all__ = [
     "anthropic",
     "convert",
     "detect",
+    "gemini",
     "get",
     "names",
     "openai_chat",
@@ -79,6 +81,20 @@ def _write_anthropic_request(
     if isinstance(history, ChatHistory) and history.options is not None:
         return anthropic.to_request(history, **options)
     return anthropic.to_payload(history, **options)
+
+
+def _read_gemini(payload: Any) -> ChatHistory:
+    return gemini.from_payload(payload)
+
+
+def _write_gemini_request(
+    history: Iterable[ChatMessageContent] | ChatHistory, **options: Any
+) -> Any:
+    # A history with options is a request (in the layout it was read in); without, the
+    # payload, which is a request body too ({"contents", "system_instruction"}).
+    if isinstance(history, ChatHistory) and history.options is not None:
+        return gemini.to_request(history, **options)
+    return gemini.to_payload(history, **options)
 
 
 def _write_semantic_chat(history: Iterable[ChatMessageContent], **_: Any) -> Any:
@@ -126,5 +142,17 @@ register(
         to_payload=anthropic.to_payload,
         score=score_anthropic,
         to_request=_write_anthropic_request,
+    )
+)
+register(
+    WireFormat(
+        name=gemini.NAME,
+        summary="Google Gemini contents (or a generateContent request, REST or SDK): text, "
+        "thoughts with signatures, inline and file data, function calls and responses, "
+        "code execution parts, grounding citations",
+        from_payload=_read_gemini,
+        to_payload=gemini.to_payload,
+        score=score_gemini,
+        to_request=_write_gemini_request,
     )
 )

@@ -6,10 +6,13 @@ Batch input file (``{"custom_id", "method", "url", "body"}``) or output file
 (``{"custom_id", "response": {"body"}}``), a line of a fine-tuning file (``{"messages",
 "tools", "parallel_tool_calls"}``); and for Anthropic a Messages request body, a ``message``
 response, and a line of a Message Batches request (``{"custom_id", "params"}``) or results
-file (``{"custom_id", "result": {"type", "message"}}``). `kind_of` tells which one a dict is;
-`unwrap` takes a Batch line apart into its body and a function that puts a converted body
-back into an envelope for the target: an input line's ``url`` names the target's endpoint,
-and an input line moves between OpenAI's envelope and Anthropic's ``params`` one.
+file (``{"custom_id", "result": {"type", "message"}}``); and for Gemini a ``generateContent``
+request (a REST body, or the SDK's ``{"model", "contents", "config"}``), a
+``GenerateContentResponse``, and a line of a Batch API input file (``{"key", "request"}``) or
+output file (``{"key", "response"}``). `kind_of` tells which one a dict is; `unwrap` takes a
+Batch line apart into its body and a function that puts a converted body back into an
+envelope for the target: an input line's ``url`` names the target's endpoint, and an input
+line moves between OpenAI's envelope, Anthropic's ``params`` one and Gemini's ``request`` one.
 """
 
 from __future__ import annotations
@@ -43,6 +46,10 @@ Kind = Literal[
     "anthropic_response",
     "anthropic_batch",
     "anthropic_batch_result",
+    "gemini_request",
+    "gemini_response",
+    "gemini_batch",
+    "gemini_batch_result",
 ]
 
 ENDPOINTS = {"openai-chat": "/v1/chat/completions", "openai-responses": "/v1/responses"}
@@ -60,17 +67,33 @@ KIND_NAMES: dict[str, str] = {
     "anthropic_response": "an Anthropic Messages response",
     "anthropic_batch": "an Anthropic Message Batches request line",
     "anthropic_batch_result": "an Anthropic Message Batches result line",
+    "gemini_request": "a Gemini generateContent request",
+    "gemini_response": "a Gemini response",
+    "gemini_batch": "a Gemini Batch request line",
+    "gemini_batch_result": "a Gemini Batch result line",
 }
 """Each kind of document in words, for an error that says what a reader got instead."""
 
-_REQUESTS = frozenset(("chat_request", "fine_tuning", "responses_request", "anthropic_request"))
+_REQUESTS = frozenset((
+    "chat_request", "fine_tuning", "responses_request", "anthropic_request", "gemini_request"
+))
 
 ANTHROPIC = "anthropic"
 """The name of the Anthropic Messages format, whose Batch lines have their own envelope."""
 
+GEMINI = "gemini"
+"""The name of the Gemini format, whose Batch lines have their own envelope too."""
+
 _ANTHROPIC_BODY_KEYS = ("system", "stop_sequences", "anthropic_version")
 """Keys that make a ``messages`` body an Anthropic one: no OpenAI body has them (``top_k`` and
 ``thinking`` are left to `semantic_chat.formats.scoring`: OpenAI-compatible servers take them)."""
+
+
+_GEMINI_RESULT_KEYS = ("response", "error", "status")
+"""What a Gemini Batch output line holds beside its ``key``: the response, or why it failed."""
+
+_GEMINI_PROMPT_FEEDBACK = ("promptFeedback", "prompt_feedback")
+"""A Gemini response whose prompt was blocked has this and no ``candidates``."""
 
 
 def kind_of(document: Any) -> Kind | None:
@@ -86,6 +109,11 @@ def kind_of(document: Any) -> Kind | None:
             return "anthropic_batch"
         if isinstance(document.get("result"), dict):
             return "anthropic_batch_result"
+    if "key" in document:
+        if isinstance(document.get("request"), dict):
+            return "gemini_batch"
+        if any(key in document for key in _GEMINI_RESULT_KEYS):
+            return "gemini_batch_result"
     if "version" in document:
         return None  # this library's own history
     messages = document.get("messages")
@@ -93,6 +121,8 @@ def kind_of(document: Any) -> Kind | None:
         return "anthropic_request"
     if isinstance(messages, list) and (messages or "model" in document):
         return "chat_request" if "model" in document else "fine_tuning"
+    if "contents" in document:
+        return "gemini_request"
     if "input" in document:
         return "responses_request"
     kind = document.get("object")
@@ -107,6 +137,10 @@ def kind_of(document: Any) -> Kind | None:
         and "model" in document
     ):
         return "anthropic_response"
+    if isinstance(document.get("candidates"), list) or any(
+        key in document for key in _GEMINI_PROMPT_FEEDBACK
+    ):
+        return "gemini_response"
     return None
 
 
@@ -132,9 +166,10 @@ class Unwrapped(NamedTuple):
 def unwrap(document: Any) -> Unwrapped:
     """Take a Batch line apart; any other document is its own body.
 
-    An input line converted to Anthropic becomes ``{"custom_id", "params"}``, and an Anthropic
-    one converted to an OpenAI format ``{"custom_id", "method": "POST", "url", "body"}``; a
-    results line (either provider's) keeps its envelope.
+    An input line converted to Anthropic becomes ``{"custom_id", "params"}``, one converted to
+    Gemini ``{"key", "request"}`` (the ``custom_id`` as the ``key``, and back), and one
+    converted to an OpenAI format ``{"custom_id", "method": "POST", "url", "body"}``; a
+    results line (any provider's) keeps its envelope.
 
     Raises:
         FormatError: a Batch output or results line without a reply (a failed request); the
@@ -157,12 +192,22 @@ def unwrap(document: Any) -> Unwrapped:
         return Unwrapped(_result_message(document), "result.message", lambda body, _: {
             **document, "result": {**document["result"], "message": body}
         })
+    if kind == "gemini_batch":
+        return Unwrapped(document["request"], "request", lambda body, target: _rewrap_request(
+            document, body, target
+        ))
+    if kind == "gemini_batch_result":
+        return Unwrapped(_gemini_response(document), "response", lambda body, _: {
+            **document, "response": body
+        })
     return Unwrapped(document, "", lambda body, _: body)
 
 
 def _rewrap_input(document: dict[str, Any], body: Any, target: str) -> dict[str, Any]:
     if target == ANTHROPIC:
         return {"custom_id": document["custom_id"], "params": body}
+    if target == GEMINI:
+        return {"key": document["custom_id"], "request": body}
     written = dict(document)
     endpoint = ENDPOINTS.get(target)
     if endpoint is not None:
@@ -173,12 +218,45 @@ def _rewrap_input(document: dict[str, Any], body: Any, target: str) -> dict[str,
 
 def _rewrap_params(document: dict[str, Any], body: Any, target: str) -> dict[str, Any]:
     """An Anthropic request line for ``target``: OpenAI's envelope for an OpenAI endpoint."""
+    if target == GEMINI:
+        return {"key": document["custom_id"], "request": body}
     endpoint = ENDPOINTS.get(target)
     if endpoint is None:
         return {**document, "params": body}
     rest = {key: value for key, value in document.items() if key not in ("custom_id", "params")}
     return {"custom_id": document["custom_id"], "method": "POST", "url": endpoint, "body": body,
             **rest}
+
+
+def _rewrap_request(document: dict[str, Any], body: Any, target: str) -> dict[str, Any]:
+    """A Gemini request line for ``target``: OpenAI's or Anthropic's envelope for theirs."""
+    rest = {key: value for key, value in document.items() if key not in ("key", "request")}
+    if target == ANTHROPIC:
+        return {"custom_id": document["key"], "params": body, **rest}
+    endpoint = ENDPOINTS.get(target)
+    if endpoint is None:
+        return {**document, "request": body}
+    return {"custom_id": document["key"], "method": "POST", "url": endpoint, "body": body,
+            **rest}
+
+
+def _gemini_response(document: dict[str, Any]) -> Any:
+    """The reply of a Gemini Batch output line: its ``response``.
+
+    A line this library converted holds the reply as the target's payload (a list, or a
+    document), so that it reads back.
+
+    Raises:
+        FormatError: the request failed (the line holds an ``error`` or a ``status``); the
+            message gives the API's message when there is one.
+    """
+    response = document.get("response")
+    if isinstance(response, (dict, list)):
+        return response
+    error = document.get("error", document.get("status"))
+    detail = error.get("message") if isinstance(error, dict) else None
+    why = f": the request failed: {detail}" if isinstance(detail, str) else ""
+    raise FormatError(f"a Gemini Batch result line without a response{why}", path="response")
 
 
 def _result_message(document: dict[str, Any]) -> Any:

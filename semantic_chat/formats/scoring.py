@@ -10,6 +10,10 @@ a top-level ``system`` or ``stop_sequences``, ``top_k`` or ``thinking`` beside `
 ``tool_use`` / ``tool_result`` / ``thinking`` / ``document`` blocks or an image with a
 ``source``, a ``message`` response, a Message Batches line, or (between bodies that read alike)
 a ``claude`` model with ``max_tokens``.
+
+Gemini documents have keys no other format uses: ``contents`` (a request body, REST or the
+SDK's ``{"model", "contents", "config"}``), ``candidates`` or ``promptFeedback`` (a response),
+a Batch line's ``key``; a bare list is Gemini's when each element has ``parts``.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from .documents import kind_of
 
 __all__ = [
     "score_anthropic",
+    "score_gemini",
     "score_openai_chat",
     "score_openai_responses",
     "score_semantic_chat",
@@ -38,6 +43,11 @@ _ANTHROPIC_BLOCKS = frozenset((
 _OPENAI_ONLY_PARTS = (_CHAT_PARTS | _RESPONSES_PARTS) - {"text"}
 _ANTHROPIC_ROLES = frozenset(("user", "assistant"))
 _ANTHROPIC_MESSAGE_KEYS = frozenset(("role", "content"))
+_GEMINI_PART_KEYS = frozenset((
+    "function_call", "functionCall", "function_response", "functionResponse", "inline_data",
+    "inlineData", "file_data", "fileData", "thought_signature", "thoughtSignature",
+    "executable_code", "executableCode", "code_execution_result", "codeExecutionResult",
+))
 # Body fields only Anthropic has, but which OpenAI-compatible servers take too (so they are
 # evidence, not proof, unlike ``system`` or ``stop_sequences``: see `documents.kind_of`).
 _ANTHROPIC_HINT_FIELDS = ("top_k", "thinking")
@@ -139,6 +149,41 @@ def score_anthropic(payload: Any) -> int:
     if kind in ("batch_input", "batch_output"):
         return _score_batch(payload, kind, "/v1/messages", score_anthropic)
     return 0
+
+
+def score_gemini(payload: Any) -> int:
+    """Recognise Gemini: a request body, a response, a Batch line, or a ``contents`` list.
+
+    A list scores when every element is an object with a ``parts`` list (a ``role`` is
+    optional), more for each part with a data key only Gemini has (``function_call``,
+    ``inline_data`` ...); an OpenAI Batch line by its body.
+    """
+    kind = kind_of(payload)
+    if kind is None:
+        return _score_gemini_contents(payload)
+    if kind == "gemini_request":
+        return 40
+    if kind == "gemini_response":
+        return 20
+    if kind in ("gemini_batch", "gemini_batch_result"):
+        return 30
+    if kind in ("batch_input", "batch_output"):
+        return _score_batch(payload, kind, ":generateContent", score_gemini)
+    return 0
+
+
+def _score_gemini_contents(payload: Any) -> int:
+    """Score a bare ``contents`` list: 0 unless every element has a ``parts`` list."""
+    if not isinstance(payload, list) or not payload:
+        return 0
+    score = 10
+    for content in payload:
+        if not isinstance(content, dict) or not isinstance(content.get("parts"), list):
+            return 0
+        for part in content["parts"]:
+            if isinstance(part, dict) and any(key in _GEMINI_PART_KEYS for key in part):
+                score += 3
+    return score
 
 
 def _score_anthropic_messages(payload: Any) -> int:

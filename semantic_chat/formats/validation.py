@@ -1,10 +1,11 @@
 """Checking a payload the way `convert` would, and reporting every problem, not the first.
 
-Reading goes message by message (item by item in a Responses input) once the whole document
-fails, so each bad message is reported with its location. Then the history is written in the
-target format (the source format itself when no target is given: what ``convert`` to the same
-format does) with every loss recorded instead of raised: what the writer would refuse is an
-error, what it would leave out with a warning is a warning.
+Reading goes message by message (item by item in a Responses input, content by content
+in a Gemini ``contents`` list) once the whole document fails, so each bad message is
+reported with its location. Then the history is written in the target format (the source
+format itself when no target is given: what ``convert`` to the same format does) with
+every loss recorded instead of raised: what the writer would refuse is an error, what it
+would leave out with a warning is a warning.
 """
 
 from __future__ import annotations
@@ -24,10 +25,10 @@ __all__ = ["Checked", "Problem", "check", "validate"]
 
 Severity = Literal["error", "warning"]
 
-_LISTS = ("messages", "input", "output")
+_LISTS = ("messages", "input", "output", "contents")
 """The keys of a document object whose list is read one element at a time."""
 
-_FIRST = re.compile(r"^(.*?\b(?:messages|input))\[0\]")
+_FIRST = re.compile(r"^(.*?\b(?:messages|input|contents))\[0\]")
 
 
 @attrs.frozen

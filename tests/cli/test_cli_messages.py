@@ -22,6 +22,12 @@ EXAMPLE_WARNINGS = {
         "semantic-chat: warning: messages[2].items[0]: dropped: Anthropic Messages cannot "
         "carry reasoning without the signature Anthropic needs back; it is never sent as text",
     ],
+    "gemini": [
+        "semantic-chat: warning: messages[1].name: dropped: Gemini cannot carry the name of a "
+        "user message",
+        "semantic-chat: warning: messages[1].items[1].detail: dropped: Gemini cannot carry an "
+        "image's detail",
+    ],
     "openai-chat": [
         "semantic-chat: warning: messages[2].items[0]: dropped: OpenAI Chat Completions cannot "
         "carry reasoning content in an assistant message",

@@ -283,7 +283,7 @@ def test_validate_locates_problems_inside_a_batch_line():
 def test_validate_says_when_the_format_cannot_be_told():
     assert validate(42) == [Problem(
         "", "cannot tell the format of this int: pass the source format (one of anthropic, "
-        "openai-chat, openai-responses, semantic-chat)",
+        "gemini, openai-chat, openai-responses, semantic-chat)",
     )]
 
 

@@ -214,11 +214,11 @@ def test_unregistering_what_was_never_registered_does_nothing():
      "decoder: expected a function, got NoneType"),
     (lambda: formats.register_encoder("semantic-chat", VideoContent, _chat_part),
      InvalidValueError,
-     "format_name: expected a format that takes plugin codecs (anthropic, openai-chat, "
-     "openai-responses), got 'semantic-chat'"),
+     "format_name: expected a format that takes plugin codecs (anthropic, gemini, "
+     "openai-chat, openai-responses), got 'semantic-chat'"),
     (lambda: formats.unregister_decoder("xml", "video_url"), InvalidValueError,
-     "format_name: expected a format that takes plugin codecs (anthropic, openai-chat, "
-     "openai-responses), got 'xml'"),
+     "format_name: expected a format that takes plugin codecs (anthropic, gemini, "
+     "openai-chat, openai-responses), got 'xml'"),
 ])
 def test_refused_registrations(call, error, message):
     with pytest.raises(error) as raised:
