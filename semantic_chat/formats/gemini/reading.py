@@ -663,8 +663,8 @@ def _read_result(  # noqa: PLR0917 - the reader's state, passed on
         items: list[KernelContent] = []
         if type(answer) is str:
             items.append(TextContent(answer))
-        elif response is not None:
-            hints["response"] = response
+        elif response is not None and response != ({"error": None} if failed else {}):
+            hints["response"] = response  # not what the writer gives media without text
         for index, raw in enumerate(media):
             items.append(_read_media_part(raw, f"{path}.parts[{index}]"))
         answer = items

@@ -216,11 +216,12 @@ def plain(obj: Any, path: str) -> Any:
     so that an SDK object and its REST JSON read to equal messages. What only the SDK holds
     (``sdkHttpResponse``, ``automaticFunctionCallingHistory``, ``parsed``) is left out.
 
+    Anything else is returned as it is, for the caller to say what it expected there.
+
     Raises:
-        FormatError: ``obj`` is neither a dict, a list, ``None`` nor an SDK object; the message
-            names ``path``.
+        FormatError: the SDK object's dump fails; the message names ``path``.
     """
-    if type(obj) is dict or type(obj) is list or obj is None:
+    if type(obj) is dict or not hasattr(obj, "model_dump"):
         return obj
     dumped = as_plain(obj, path)
     if type(dumped) is dict:

@@ -505,12 +505,12 @@ def _write_item(  # noqa: PLR0917 - the writer's state, passed on
         return _thought_part(item, path, on_unsupported, keys)
     elif isinstance(item, FunctionCallContent):
         if role != "assistant":
-            unsupported(on_unsupported, FORMAT, path, item, f"in a {role} message")
+            unsupported(on_unsupported, FORMAT, path, item, _in_message(role))
             return None
         part = _call_part(item, path, keys, call_names)
     elif isinstance(item, FunctionResultContent):
         if role not in ("user", "tool"):
-            unsupported(on_unsupported, FORMAT, path, item, f"in a {role} message")
+            unsupported(on_unsupported, FORMAT, path, item, _in_message(role))
             return None
         part = _result_part(item, path, on_unsupported, keys, call_names)
     elif isinstance(item, BinaryContent):
@@ -518,7 +518,7 @@ def _write_item(  # noqa: PLR0917 - the writer's state, passed on
     elif isinstance(item, UnknownContent):
         part = _unknown_part(item, path, on_unsupported, keys)
     else:
-        unsupported(on_unsupported, FORMAT, path, item, f"in a {role} message")
+        unsupported(on_unsupported, FORMAT, path, item, _in_message(role))
         return None
     if part is None:
         return None
@@ -529,6 +529,12 @@ def _write_item(  # noqa: PLR0917 - the writer's state, passed on
             part[keys.thought_signature] = signature
         _with_fields(part, hints, keys)
     return part
+
+
+def _in_message(role: str) -> str:
+    """Where an item was refused: ``in a user message``, ``in an assistant message``."""
+    article = "an" if role[:1] in ("a", "e", "i", "o") else "a"  # "a user"
+    return f"in {article} {role} message"
 
 
 def _with_fields(part: dict[str, Any], hints: dict[str, Any], keys: _Keys) -> None:
@@ -694,7 +700,7 @@ def _result_part(
     body["name"] = name
     result = item.result
     media: list[dict[str, Any]] = []
-    if type(result) is list and all(isinstance(each, KernelContent) for each in result):
+    if type(result) is list and result and all(isinstance(each, KernelContent) for each in result):
         texts: list[str] = []
         for index, each in enumerate(result):
             where = f"{path}.result[{index}]"
