@@ -68,7 +68,6 @@ from ..request_fields import (
     CHAT_KEYS,
     GEMINI_KEYS,
     RESPONSES_KEYS,
-    is_gemini_tool,
     report_options_metadata,
     write_gemini_tools,
 )
@@ -545,7 +544,8 @@ def _settings(
     if thinking is not None:
         config["thinking_config"] = thinking
     if options.tools is not None:
-        config["tools"] = _tools(options.tools, on_unsupported)
+        # Gemini's own as given; OpenAI and Anthropic function tools as declarations.
+        config["tools"] = write_gemini_tools(options.tools, on_unsupported)
     tool_config = _tool_config(options, on_unsupported)
     if tool_config is not None:
         config["tool_config"] = tool_config
@@ -613,15 +613,6 @@ def _thinking(
     if isinstance(kept, dict):
         return {"thinking_level": level, **kept}
     return {"thinking_level": level}
-
-
-def _tools(
-    tools: list[dict[str, Any]], on_unsupported: OnUnsupported | None
-) -> list[dict[str, Any]]:
-    """Gemini's tools as given; other formats' function tools as ``function_declarations``."""
-    if all(is_gemini_tool(tool) for tool in tools):
-        return [dict(tool) for tool in tools]
-    return write_gemini_tools(tools, on_unsupported)
 
 
 def _tool_config(
