@@ -156,7 +156,7 @@ def score_gemini(payload: Any) -> int:
 
     A list scores when every element is an object with a ``parts`` list (a ``role`` is
     optional), more for each part with a data key only Gemini has (``function_call``,
-    ``inline_data`` ...); an OpenAI Batch line by its body.
+    ``inline_data`` ...); an OpenAI Batch line, or an Anthropic results line, by its body.
     """
     kind = kind_of(payload)
     if kind is None:
@@ -169,6 +169,11 @@ def score_gemini(payload: Any) -> int:
         return 30
     if kind in ("batch_input", "batch_output"):
         return _score_batch(payload, kind, ":generateContent", score_gemini)
+    if kind == "anthropic_batch_result":
+        # A results line the command line converted to Gemini holds a Gemini reply: above
+        # the 30 Anthropic gives any results line.
+        message = payload["result"].get("message")
+        return 35 if score_gemini(message) else 0
     return 0
 
 

@@ -62,7 +62,7 @@ from ...history import ChatHistory
 from ...message import ChatMessageContent
 from ...options import ChatOptions
 from ...trusted import new_history
-from .. import documents
+from .. import documents, registry
 from ..request_fields import (
     ANTHROPIC_KEYS,
     CHAT_KEYS,
@@ -124,7 +124,9 @@ _LEVELS = frozenset(("minimal", "low", "medium", "high"))
 _TIERS = frozenset(("unspecified", "flex", "standard", "priority"))
 _CALLING_KEYS = frozenset(("mode", "allowed_function_names"))
 
-_ENVELOPES = frozenset(("gemini_batch", "gemini_batch_result", "batch_input", "batch_output"))
+# Batch lines whose body is read here: Gemini's request lines, OpenAI's lines, and an
+# Anthropic results line that holds a Gemini reply (as the command line converts one).
+_ENVELOPES = frozenset(("gemini_batch", "batch_input", "batch_output", "anthropic_batch_result"))
 
 
 def from_payload(payload: Any) -> ChatHistory:
@@ -135,7 +137,9 @@ def from_payload(payload: Any) -> ChatHistory:
     ``GenerateContentResponse`` (dict or SDK object; its first candidate, as `from_response`
     reads it, makes a one-message history), or a Batch line holding one of those: a Batch API
     input line (``{"key", "request"}``), an output line (``{"key", "response"}``), or an
-    OpenAI Batch line. The ``key`` is not kept: the command line keeps the envelope.
+    OpenAI Batch line. The ``key`` is not kept: the command line keeps the envelope. An
+    output line converted by the command line holds the reply in the format it was converted
+    to: its ``response`` is read in the format it is in (`semantic_chat.formats.detect`).
 
     Raises:
         FormatError: a malformed content or document; the message names the location, e.g.
@@ -150,6 +154,9 @@ def from_payload(payload: Any) -> ChatHistory:
     if kind in _ENVELOPES:
         history: ChatHistory = documents.read_enveloped(document, from_payload)
         return history
+    if kind == "gemini_batch_result":
+        replied: ChatHistory = documents.read_enveloped(document, _read_reply)
+        return replied
     if kind == "gemini_request":
         return from_request(document)
     if kind == "gemini_response":
@@ -159,6 +166,19 @@ def from_payload(payload: Any) -> ChatHistory:
     raise FormatError.mismatch(
         "contents", "a list of contents or a Gemini document", documents.KIND_NAMES[kind]
     )
+
+
+def _read_reply(body: Any) -> ChatHistory:
+    """The reply of a Batch API output line, read in the format it is in.
+
+    Gemini's, as the API writes it, or the one the command line converted it to.
+
+    Raises:
+        FormatError: no format recognises it, or it is malformed.
+    """
+    if documents.kind_of(body) in ("gemini_response", "gemini_request"):
+        return from_payload(body)
+    return registry.get(registry.detect(body)).from_payload(body)
 
 
 class _Read:
