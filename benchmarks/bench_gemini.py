@@ -6,8 +6,8 @@ The corpus of `corpus.py`, minus the participant ``name`` Gemini cannot carry (s
 `gemini_corpus`), is read once into a semantic_chat ``ChatHistory`` per conversation
 (``openai_chat.from_payload``) and once into LangChain messages (as `contenders.LangChain`
 builds them: standard ``image`` and ``audio`` blocks with ``base64`` and ``mime_type``,
-tool-call arguments parsed into dicts). Then, interleaved in slices of 5 conversations with a
-rotating order over several rounds, per message of the source corpus:
+tool-call arguments parsed into dicts). Then, interleaved in slices of 5 conversations in a
+new random order each slice (see `run`) over several rounds, per message of the source corpus:
 
 - semantic_chat ``gemini.to_payload(history)`` (``{"contents": [...], "system_instruction":
   ...}``) of histories converted for the first time: each round has its own histories, read
@@ -225,10 +225,12 @@ def run(
 ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Time each operation on each slice, in a new random order each slice; µs per message.
 
-    Random, not rotated: with a rotation each operation always follows the same one, and
-    what that one leaves in the caches counts. LangChain, run just before a writer, slowed it
-    by about 0.1 µs per message, and swapping two writers' places moved their ratio from
-    1.19x to 1.13x. The order is drawn from a seeded generator, so a run can be repeated.
+    Random, not rotated as in `bench_anthropic.run`: with a rotation each operation always
+    follows the same one, and what that one leaves in the caches counts. Two copies of
+    ``openai_chat.to_payload`` (histories of their own) measured 1.09x and 1.11x of each other
+    rotated, 0.98x to 1.00x in random order; swapping the Gemini and Chat Completions writers'
+    places in the rotation moved their ratio from 1.19x to 1.13x. The generator is seeded, so
+    a run draws the same orders again.
     """
     keys = list(operations)
     wall: dict[str, list[float]] = {key: [] for key in keys}
@@ -361,7 +363,8 @@ def main(argv: list[str] | None = None) -> None:
     print("\n".join([
         f"{n} conversations of `make_corpus({n})`, {total} Chat Completions messages "
         f"({turns} Gemini contents); {rounds} rounds x {-(-n // 5)} slices of 5 "
-        "conversations, interleaved; median µs per Chat Completions message (wall clock, and "
+        "conversations, interleaved in a random order; median µs per Chat Completions message "
+        "(wall clock, and "
         "CPU time of the thread). Left out of every side, as Gemini cannot carry it: the "
         f"`name` of {names} messages.",
         "",
