@@ -431,6 +431,41 @@ def test_a_multimodal_response_is_a_list_of_items():
     assert read(write([message("tool", media_only)])["contents"])[0].items == [media_only]
 
 
+def test_results_without_ids_are_written_in_the_order_of_their_calls():
+    # OpenAI lets tools answer in any order; Gemini pairs by name and order, so results of
+    # one function are put back in the order of their calls (their made-up ids say it).
+    history = ChatHistory([
+        message("assistant", FunctionCallContent("gemini-call-0-0", "f", {"n": 1}),
+                FunctionCallContent("gemini-call-0-1", "g", {}),
+                FunctionCallContent("gemini-call-0-2", "f", {"n": 2})),
+        message("tool", FunctionResultContent("gemini-call-0-2", "two", name="f")),
+        message("tool", FunctionResultContent("gemini-call-0-1", "gee", name="g")),
+        message("tool", FunctionResultContent("gemini-call-0-0", "one", name="f")),
+    ])
+    results = write(history)["contents"][1]["parts"]
+    assert results == [
+        {"function_response": {"name": "f", "response": {"result": "one"}}},
+        {"function_response": {"name": "g", "response": {"result": "gee"}}},
+        {"function_response": {"name": "f", "response": {"result": "two"}}},
+    ]
+    paired = read(write(history)["contents"])[1].items
+    assert [(r.call_id, r.result) for r in paired] == [
+        ("gemini-call-0-0", "one"), ("gemini-call-0-1", "gee"), ("gemini-call-0-2", "two")]
+
+
+def test_an_image_by_uri_without_a_media_type_gets_one_from_its_name():
+    history = [message("user", ImageContent(uri="https://example.com/oslo.jpg?s=2"),
+                       AudioContent(uri="gs://b/clip.wav"), ImageContent(uri="gs://b/picture"))]
+    written, lost = losses(history)
+    assert written["contents"][0]["parts"] == [
+        {"file_data": {"file_uri": "https://example.com/oslo.jpg?s=2", "mime_type": "image/jpeg"}},
+        {"file_data": {"file_uri": "gs://b/clip.wav", "mime_type": "audio/wav"}},
+        {"file_data": {"file_uri": "gs://b/picture"}},
+    ]
+    assert lost == [("messages[0].items[2].mime_type", "Gemini cannot carry the kind of an "
+                     "image by a URI without a media type (it is read back as a file)", "warn")]
+
+
 def test_a_result_named_by_its_call_and_a_json_text_arguments():
     history = ChatHistory([
         message("assistant", FunctionCallContent("c1", "lookup", '{"q": "x"}'),
@@ -925,7 +960,8 @@ def _histories(draw: st.DrawFn) -> ChatHistory:
         if role == "tool":
             results = []
             for _ in range(draw(st.integers(1, 2))):
-                call_id = draw(st.sampled_from(["c1", "c2", "gemini-call-0-0"]))
+                call_id = draw(st.sampled_from(["c1", "c2", "gemini-call-0-0",
+                                                "gemini-call-3-1", "gemini-call-1-0"]))
                 named = draw(st.one_of(st.just(None), _NAMES)) if call_id in names else draw(
                     _NAMES)
                 value = draw(st.one_of(_TEXT, st.just({"k": 1})))
@@ -957,4 +993,56 @@ def test_the_quick_writer_agrees_with_the_general_writer(history, spelling):
             except FormatError as error:  # the same error, at the same place, both ways
                 written = (type(error), str(error))
         outcomes.append((json.dumps(written, sort_keys=True, default=repr), list(lost)))
+    assert outcomes[0] == outcomes[1]
+
+
+# --- the quick reader -------------------------------------------------------------------------
+
+
+_PARTS = st.sampled_from([
+    {"text": "a"},
+    {"text": "b", "thought": True},
+    {"text": "c", "thought_signature": SIG},
+    {"functionCall": {"name": "f", "args": {"x": 1}}},
+    {"function_call": {"id": "c1", "name": "f", "args": {}}},
+    {"function_call": {"name": "g"}},
+    {"function_response": {"name": "f", "response": {"result": "r"}}},
+    {"functionResponse": {"id": "c1", "name": "f", "response": {"result": "s"}}},
+    {"function_response": {"name": "g", "response": {"output": "o"}}},
+    {"inline_data": {"mime_type": "image/png", "data": PNG}},
+    {"inlineData": {"mimeType": "audio/wav", "data": WAV}},
+    {"inline_data": {"mime_type": "application/pdf", "data": PDF}},
+    {"inline_data": {"mime_type": "text/plain; charset=utf-8", "data": "aGk="}},
+    {"inline_data": {"mime_type": "image/png", "data": "@@"}},
+    {"executable_code": {"code": "1", "language": "PYTHON"}},
+    {"thought": True},
+])
+
+
+@st.composite
+def _payloads(draw: st.DrawFn) -> tuple[list[Any], Any]:
+    contents = []
+    for _ in range(draw(st.integers(0, 6))):
+        content: dict[str, Any] = {"role": draw(st.sampled_from(["user", "model", "tool"])),
+                                   "parts": draw(st.lists(_PARTS, max_size=4))}
+        if draw(st.integers(0, 5)) == 0:
+            del content["role"]
+        contents.append(content)
+    system = draw(st.sampled_from([None, "s", {"parts": [{"text": "s"}, {"text": "t"}]},
+                                   {"parts": [{"text": "s", "thought": True}]}]))
+    return contents, system
+
+
+@settings(max_examples=300)
+@given(payload=_payloads())
+def test_the_quick_reader_agrees_with_the_general_reader(payload):
+    contents, system = payload
+    outcomes = []
+    for quick in (False, True):
+        try:
+            history = reading._from_payload(contents, system, quick)
+        except FormatError as error:  # the same error, at the same place, both ways
+            outcomes.append(str(error))
+        else:
+            outcomes.append([(m, m.metadata, [i.metadata for i in m.items]) for m in history])
     assert outcomes[0] == outcomes[1]

@@ -28,6 +28,7 @@ through another format.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from ...contents import (
@@ -45,10 +46,20 @@ from ...contents import (
 from ...contents.citation import Citation
 from ...errors import FormatError, SemanticChatError, describe_type
 from ...history import ChatHistory
+from ...jsoncodec import model_json_value
 from ...labels import AuthorRole
-from ...media import check_base64, encode_base64
+from ...media import check_base64, encode_base64, normalize_mime_type
 from ...message import ChatMessageContent
-from ...trusted import new_history
+from ...trusted import (
+    new_binary,
+    new_call,
+    new_history,
+    new_image,
+    new_message,
+    new_result,
+    new_text,
+    new_text_message,
+)
 from .shared import (
     DATA_KEYS,
     FORMAT,
@@ -123,18 +134,189 @@ def from_payload(contents: Iterable[Any], system_instruction: Any = None) -> Cha
     """
     if isinstance(contents, (str, bytes, dict)):
         raise FormatError.mismatch("contents", "a list of contents", describe_type(contents))
+    return _from_payload(contents, system_instruction, True)
+
+
+def _from_payload(contents: Iterable[Any], system_instruction: Any, quick: bool) -> ChatHistory:
+    """`from_payload`; ``quick=False`` reads every content the general way (for the tests)."""
     read: list[ChatMessageContent] = []
     if system_instruction is not None:
         read.append(_read_system(system_instruction))
     calls = _Calls()
+    after_results = False  # the message read last is a tool message
     for turn, raw in enumerate(contents):
+        if quick and type(raw) is dict:
+            saved = calls.calls, calls.answered
+            try:
+                message = _read_plain_content(raw, turn, calls, after_results)
+            except (SemanticChatError, TypeError, ValueError):  # the general reader says what
+                message = None
+            if message is not None:
+                read.append(message)
+                after_results = message._role is _TOOL
+                continue
+            calls.calls, calls.answered = saved  # as if the quick reader had not looked
         path = f"contents[{turn}]"
         content = plain(raw, path)
         if type(content) is not dict:
             raise FormatError.mismatch(path, "a Content object", describe_type(content))
-        after_results = bool(read) and read[-1].role == _TOOL
         read.extend(_read_content(content, path, turn, calls, after_results))
+        after_results = read[-1].role == _TOOL
     return new_history(read)
+
+
+# --- the common shapes, quickly -----------------------------------------------------------
+
+_PLAIN_KINDS = {
+    "text": "text",
+    "function_call": "call",
+    "functionCall": "call",
+    "function_response": "result",
+    "functionResponse": "result",
+    "inline_data": "blob",
+    "inlineData": "blob",
+}
+_PLAIN_ROLES = {"user": _USER, "model": _ASSISTANT}
+
+
+def _read_plain_content(
+    content: dict[str, Any], turn: int, calls: _Calls, after_results: bool
+) -> ChatMessageContent | None:
+    """Read the common shapes that need no hints quickly; ``None`` sends the rest the long way.
+
+    A ``user`` or ``model`` content of parts with one key each: plain text; a model's calls
+    (``args`` an object); a user's inline images, audio and files whose media type is as
+    the reader keeps it; or a user content of results only (``{"result": <text>}``), read
+    as a tool message unless one came just before (that one needs a hint). The writer's
+    quick loop writes these same shapes. Every value is checked here, so the objects are
+    made with the `semantic_chat.trusted` constructors.
+    """
+    if len(content) != 2:
+        return None
+    role = _PLAIN_ROLES.get(content.get("role"))  # type: ignore[arg-type]  # None if unknown
+    parts = content.get("parts")
+    if role is None or type(parts) is not list:
+        return None
+    if len(parts) == 1:  # the commonest content: one text
+        (part,) = parts
+        if type(part) is dict and len(part) == 1:
+            text = part.get("text")
+            if type(text) is str:
+                if role is _ASSISTANT:
+                    calls.start()
+                return new_text_message(role, text)
+    model = role is _ASSISTANT
+    if model:
+        calls.start()
+    items: list[KernelContent] = []
+    append = items.append
+    results = 0
+    made = 0  # calls or results read: the k of a made-up id
+    for part in parts:
+        if type(part) is not dict or len(part) != 1:
+            return None
+        ((key, value),) = part.items()
+        kind = _PLAIN_KINDS.get(key)
+        if kind == "text":
+            if type(value) is not str or results:
+                return None
+            append(new_text(value))
+        elif kind == "call" and model:
+            call = _plain_call(value, turn, made, calls)
+            if call is None:
+                return None
+            made += 1
+            append(call)
+        elif kind == "result" and not model and results == len(items):
+            if not results:  # answered here, on a copy: the caller restores it if need be
+                calls.answered = set(calls.answered)
+            answered = _plain_result(value, turn, made, calls)
+            if answered is None:
+                return None
+            made += 1
+            results += 1
+            append(answered)
+        elif kind == "blob" and not model and not results:
+            blob = _plain_blob(value)
+            if blob is None:
+                return None
+            append(blob)
+        else:
+            return None
+    if results:
+        return None if after_results else new_message(_TOOL, items)
+    return new_message(role, items)
+
+
+def _plain_call(
+    body: Any, turn: int, made: int, calls: _Calls
+) -> FunctionCallContent | None:
+    """A ``function_call`` of a name, an ``args`` object and maybe an id; else ``None``."""
+    if type(body) is not dict:
+        return None
+    name, arguments, call_id = body.get("name"), body.get("args"), body.get("id")
+    if (
+        len(body) != (2 if call_id is None else 3)
+        or type(name) is not str
+        or type(arguments) is not dict
+        or (call_id is not None and type(call_id) is not str)
+    ):
+        return None
+    checked = model_json_value(arguments, "arguments")  # a copy: shares nothing mutable
+    if call_id is None:
+        call_id = made_call_id(turn, made)
+    calls.calls.append((call_id, name))
+    return new_call(call_id, name, checked, None)
+
+
+def _plain_result(
+    body: Any, turn: int, made: int, calls: _Calls
+) -> FunctionResultContent | None:
+    """A ``function_response`` of a name and ``{"result": <text>}``, maybe an id; else ``None``."""
+    if type(body) is not dict:
+        return None
+    name, response, call_id = body.get("name"), body.get("response"), body.get("id")
+    if (
+        len(body) != (2 if call_id is None else 3)
+        or type(name) is not str
+        or type(response) is not dict
+        or len(response) != 1
+        or (call_id is not None and type(call_id) is not str)
+    ):
+        return None
+    answer = response.get("result")
+    if type(answer) is not str:
+        return None
+    if call_id is None:
+        call_id = calls.answer(name) or made_call_id(turn, made)
+    else:
+        calls.answered_by_id(call_id)
+    return new_result(call_id, answer, name, False)
+
+
+def _plain_blob(body: Any) -> BinaryContent | None:
+    """``inline_data`` of a media type (as the reader keeps it) and base64; else ``None``."""
+    if type(body) is not dict or len(body) != 2:
+        return None
+    mime_type = body.get("mime_type") or body.get("mimeType")
+    payload = body.get("data")
+    if type(mime_type) is not str or type(payload) is not str:
+        return None
+    check_base64(payload)  # not base64: raises, for the general reader to locate
+    if _normalized(mime_type) != mime_type:
+        return None  # kept as written by a hint: the general reader
+    cls = _media_class(mime_type)
+    if cls is ImageContent:
+        return new_image(payload, mime_type, None, None)
+    if cls is FileContent:
+        return new_binary(FileContent, payload, mime_type, None, "_filename", None)
+    return new_binary(cls, payload, mime_type, None)
+
+
+@lru_cache(maxsize=256)
+def _normalized(mime_type: str) -> str:
+    """A media type as `BinaryContent` keeps it, cached (a bad one raises, uncached)."""
+    return normalize_mime_type(mime_type)
 
 
 def from_response(response: Any, *, candidate: int = 0) -> ChatMessageContent:
@@ -302,6 +484,13 @@ def _read_system(given: Any) -> ChatMessageContent:
         message = ChatMessageContent(_SYSTEM, items=[TextContent(given)])
         message.metadata[HINTS] = {"string": True}
         return message
+    if type(given) is dict and len(given) == 1:  # {"parts": [{"text": ...}, ...]}, quickly
+        parts = given.get("parts")
+        if type(parts) is list and all(
+            type(part) is dict and len(part) == 1 and type(part.get("text")) is str
+            for part in parts
+        ):
+            return new_message(_SYSTEM, [new_text(part["text"]) for part in parts])
     path = "system_instruction"
     content = plain(given, path)
     if type(content) is not dict:

@@ -32,7 +32,7 @@ from ...errors import FormatError, SerializationError, describe_type
 from ...history import ChatHistory
 from ...jsoncodec import json_value
 from ...labels import AuthorRole
-from ...media import normalize_mime_type
+from ...media import guess_mime_type, normalize_mime_type
 from ...message import ChatMessageContent
 from ..wire import (
     OnUnsupported,
@@ -71,6 +71,10 @@ _MADE = "gemini-call-"  # the start of a made-up id, checked before the pattern
 # What the last content written was made of, for the next message to join it or not.
 _NONE, _RESULTS, _OTHER = 0, 1, 2
 _NO_CONTENT: dict[str, Any] = {}  # the content before the first, never written to
+
+# Results written without their made-up id: id(part) -> (the part, kept alive so that its id
+# is not reused; the id of its call). See `_in_call_order`.
+_Made = dict[int, tuple[dict[str, Any], str]]
 
 
 class _Keys:
@@ -188,6 +192,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     last = _NO_CONTENT  # the content last written, once there is one
     last_kind = _NONE
     call_names: dict[str, str] = {}
+    made: _Made = {}  # the results written without their made-up ids
     loads = _orjson_loads if jsoncodec.BACKEND == "orjson" else None
     function_call, function_response, inline_data, mime_key, signature_key = keys.quick
     messages = history._messages if type(history) is ChatHistory else history  # no __iter__
@@ -232,16 +237,19 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                             ):
                                 if _MADE in call_id and is_made_id(call_id):
                                     body = {"name": named, "response": {"result": answer}}
+                                    part = {function_response: body}
+                                    made[id(part)] = (part, call_id)
                                 else:
                                     body = {
                                         "id": call_id,
                                         "name": named,
                                         "response": {"result": answer},
                                     }
+                                    part = {function_response: body}
                                 if last_kind == _RESULTS:
-                                    last["parts"].append({function_response: body})
+                                    last["parts"].append(part)
                                 else:
-                                    last = {"role": "user", "parts": [{function_response: body}]}
+                                    last = {"role": "user", "parts": [part]}
                                     append(last)
                                     last_kind = _RESULTS
                                 continue
@@ -327,11 +335,14 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                 break
                             if _MADE in call_id and is_made_id(call_id):
                                 body = {"name": named, "response": {"result": answer}}
+                                part = {function_response: body}
+                                made[id(part)] = (part, call_id)
                             else:
                                 body = {
                                     "id": call_id, "name": named, "response": {"result": answer}
                                 }
-                            parts.append({function_response: body})
+                                part = {function_response: body}
+                            parts.append(part)
                         else:
                             if last_kind == _RESULTS:
                                 last["parts"].extend(parts)
@@ -343,7 +354,9 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
             except Exception:  # a message broken by hand: the general writer locates it
                 pass
         path = f"messages[{index}]"
-        written = _write_message(message, path, on_unsupported, keys, call_names, bool(contents))
+        written = _write_message(
+            message, path, on_unsupported, keys, (call_names, made), bool(contents)
+        )
         if written is None:
             continue  # every item left out
         role_text, hints, parts = written
@@ -362,9 +375,44 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
         last = _content(role_text, hints, parts, keys)
         append(last)
         last_kind = _RESULTS if role_text == "tool" else _OTHER
+    if made:
+        _in_call_order(contents, made, function_response)
     if not system_hints:
         return {"contents": contents}
     return {"contents": contents, keys.system_instruction: _system(system, system_hints, keys)}
+
+
+def _in_call_order(
+    contents: list[dict[str, Any]], made: _Made, key: str
+) -> None:
+    """Put the results written without an id in the order of their calls, name by name.
+
+    The reader pairs a result without an id with the earliest unanswered call of its name,
+    so results of one function answered in another order (a tool loop may answer in any)
+    would pair crosswise. The made-up id of each says where its call stood
+    (``gemini-call-<content>-<k>``); results of different functions keep their places.
+    """
+    for content in contents:
+        parts = content.get("parts")
+        if not parts:
+            continue
+        by_name: dict[str, list[int]] = {}
+        for index, part in enumerate(parts):
+            entry = made.get(id(part))
+            if entry is not None and entry[0] is part:
+                by_name.setdefault(part[key]["name"], []).append(index)
+        for places in by_name.values():
+            if len(places) > 1:
+                ordered = sorted((parts[i] for i in places),
+                                 key=lambda part: _call_place(made[id(part)][1]))
+                for place, part in zip(places, ordered, strict=True):
+                    parts[place] = part
+
+
+def _call_place(call_id: str) -> tuple[int, int]:
+    """Where the call of a made-up id stood: (content, ordinal)."""
+    turn, _, k = call_id[len(_MADE):].partition("-")
+    return int(turn), int(k)
 
 
 def _content(
@@ -455,14 +503,17 @@ def _write_message(  # noqa: PLR0917 - the writer's state, passed on
     path: str,
     on_unsupported: OnUnsupported | None,
     keys: _Keys,
-    call_names: dict[str, str],
+    calls: tuple[dict[str, str], _Made],
     started: bool,
 ) -> tuple[str, dict[str, Any], list[dict[str, Any]]] | None:
     """Write one message's parts, locating every problem: its role, hints and parts.
 
-    ``None`` when all its items were left out. ``started`` says whether a content came
-    before (a system message after one is moved to the ``system_instruction`` and reported).
+    ``None`` when all its items were left out. ``calls`` are the names of the calls written
+    so far by id, and the results written without their made-up ids. ``started`` says
+    whether a content came before (a system message after one is moved to the
+    ``system_instruction`` and reported).
     """
+    call_names, made = calls
     role = str(message.role)
     if role not in _ROLES and role not in _INSTRUCTION_ROLES:
         raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
@@ -480,6 +531,10 @@ def _write_message(  # noqa: PLR0917 - the writer's state, passed on
         )
         if part is not None:
             parts.append(part)
+            if isinstance(item, FunctionResultContent):
+                call_id = item.call_id
+                if call_id is not None and is_made_id(call_id) and keys.function_response in part:
+                    made[id(part)] = (part, call_id)
     if not parts and items:
         return None
     return role, get_hints(message, HINTS), parts
@@ -769,6 +824,8 @@ def _media_part(
     body: dict[str, Any]
     if item.uri is not None:
         body = {keys.file_uri: item.uri}
+        if mime_type is None and isinstance(item, (ImageContent, AudioContent)):
+            mime_type = _kind_from_uri(item, path, on_unsupported)
         if mime_type is not None:
             body[keys.mime_type] = mime_type
         key = keys.file_data
@@ -794,6 +851,27 @@ def _media_part(
         for name, value in respell(fields, keys.spelling).items():
             body.setdefault(name, value)
     return {key: body}
+
+
+def _kind_from_uri(
+    item: BinaryContent, path: str, on_unsupported: OnUnsupported | None
+) -> str | None:
+    """The media type of an image or audio by URI that has none, guessed from the URI's name.
+
+    ``file_data`` without a media type reads back as a file: without a guess of the item's
+    kind (``.../oslo.jpg`` is ``image/jpeg``), that is reported as a field loss.
+    """
+    uri = item.uri or ""
+    guessed = guess_mime_type(uri.partition("?")[0].partition("#")[0])
+    kind = "image/" if isinstance(item, ImageContent) else "audio/"
+    if guessed is not None and guessed.startswith(kind):
+        return guessed
+    what = (
+        f"the kind of {'an image' if kind == 'image/' else 'audio'} by a URI without a media "
+        "type (it is read back as a file)"
+    )
+    unsupported_field(on_unsupported, FORMAT, f"{path}.mime_type", what)
+    return None
 
 
 def _same_type(given: str, mime_type: str) -> bool:
