@@ -82,7 +82,7 @@ def _data(draw: st.DrawFn, cls: type[Any], mime_type: str) -> Any:
 
 
 @st.composite
-def _media(draw: st.DrawFn, loose: bool = False) -> KernelContent:
+def _media(draw: st.DrawFn) -> KernelContent:
     """Inline data (image, audio, PDF or text) or a file by URI with its media type."""
     kind = draw(st.sampled_from(["image", "audio", "file", "image_uri", "audio_uri",
                                  "file_uri", "bare_uri"]))
@@ -99,9 +99,7 @@ def _media(draw: st.DrawFn, loose: bool = False) -> KernelContent:
         return AudioContent(uri=uri, mime_type=draw(st.sampled_from(_AUDIO_TYPES)))
     if kind == "file_uri":
         return FileContent(uri=uri, mime_type=draw(st.sampled_from(_FILE_TYPES)))
-    if loose and draw(st.booleans()):
-        return ImageContent(uri=uri)  # no media type: reads back as a file
-    return FileContent(uri=uri)  # file_data without mime_type
+    return FileContent(uri=uri)  # file_data without mime_type (an image would read as a file)
 
 
 def _json_objects() -> st.SearchStrategy[dict[str, Any]]:
@@ -268,7 +266,7 @@ def gemini_loose_histories(draw: st.DrawFn, max_messages: int = 6) -> ChatHistor
     ``system_instruction``); reasoning without a provider, empty reasoning; calls without an
     id or with a made-up id out of place, arguments as JSON text (blank included);
     consecutive tool messages (one content); results without a name; result lists of any
-    number of texts; images by URI without a media type.
+    number of texts.
     """
     return _history(draw, max_messages, loose=True)
 
@@ -290,7 +288,7 @@ def _history(draw: st.DrawFn, max_messages: int, loose: bool) -> ChatHistory:
         if role == "tool" and (not calls.pending or (previous == "tool" and not loose)):
             role = "user"
         if role == "user":
-            items = draw(st.lists(st.one_of(_texts(), _media(loose)), min_size=1, max_size=3))
+            items = draw(st.lists(st.one_of(_texts(), _media()), min_size=1, max_size=3))
             messages.append(ChatMessageContent("user", items=items))
         elif role == "assistant":
             items = _assistant_items(draw, calls, turn, loose)

@@ -27,6 +27,7 @@ from gemini_strategies import (
 from google.genai import types as genai_types
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from json_backends import BACKENDS, backend
 from strategies import histories
 
 from semantic_chat import (
@@ -133,12 +134,24 @@ def test_the_quick_writer_agrees_with_the_general_writer(history, spelling):
     assert dumps_sorted(_write(history, spelling)) == dumps_sorted(general)
 
 
-@given(gemini_loose_histories())
-def test_the_quick_writer_agrees_with_the_general_writer_on_loose_histories(history):
-    with warnings.catch_warnings():
+@pytest.mark.parametrize("json_backend", BACKENDS)
+@given(history=gemini_loose_histories())
+def test_the_quick_writer_agrees_with_the_general_writer_on_loose_histories(
+    history, json_backend
+):
+    # Arguments given as JSON text are parsed by the backend's loads in the quick loop.
+    with backend(json_backend), warnings.catch_warnings():
         warnings.simplefilter("error", ConversionWarning)
         general = writing._to_payload(history, None, writing._KEYS["snake"], False)
         assert dumps_sorted(_write(history)) == dumps_sorted(general)
+
+
+@given(gemini_payloads(extra_data_keys=True) | gemini_payloads("camel", extra_data_keys=True))
+def test_the_quick_reader_agrees_with_the_general_reader(payload):
+    # from_payload reads common shapes directly; the general reader must give the same.
+    contents, system = payload["contents"], _system(payload)
+    assert reading._from_payload(contents, system, True) == reading._from_payload(
+        contents, system, False)
 
 
 # --- payloads ----------------------------------------------------------------------------
