@@ -213,7 +213,9 @@ def from_request(body: Any) -> ChatHistory:
     ``contents`` and ``system_instruction`` become the history's messages (the instruction a
     leading system message); ``model``, the settings the module's table names and the tool
     choice become ``history.options``; every other field is kept in ``options.extra`` under
-    its snake_case name, its structural keys in snake_case. The SDK layout (a ``config``
+    its snake_case name, its structural keys in snake_case (the user's data, such as
+    schemas and ``labels``, as given); ``tools`` are kept as given, and written in the
+    spelling asked for. The SDK layout (a ``config``
     beside ``contents``) is remembered in the options' hints, so that `to_request` writes it
     again; a ``config`` given as a ``GenerateContentConfig`` object is read as its fields. A
     body of ``contents`` and ``system_instruction`` alone has no options.
