@@ -88,9 +88,10 @@ def transform(job: Job, payload: Any) -> tuple[str, str | None, list[str]]:
     """Read one conversation and write it in the target format.
 
     A request body (or fine-tuning line), or a history with options, is written as the
-    target's request body (`openai_chat.to_request`, `openai_responses.to_request`); a
-    fine-tuning line stays one, as it has no model. A Batch line keeps its envelope: its
-    body is converted, and an input line's ``url`` names the target's endpoint.
+    target's request body (the format's ``to_request``); a fine-tuning line stays one, as it
+    has no model. A Batch line keeps its envelope: its body is converted, and an input line
+    moves into the target's (OpenAI's with the target's ``url``, Anthropic's ``params``,
+    Gemini's ``request``; `semantic_chat.formats.documents.unwrap`).
 
     Returns:
         The format it was read in, the output JSON text (``None`` when there is no target),
