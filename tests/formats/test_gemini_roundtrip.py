@@ -801,6 +801,21 @@ def test_field_losses_are_reported_at_their_place():
     ]
 
 
+def test_a_signature_that_is_not_base64_is_left_out_at_its_place():
+    text = hinted(TextContent("a"), thought_signature="not base64!")
+    thought = ReasoningContent("hm", signature="0", provider="gemini")
+    written, lost = losses([message("assistant", text, thought)])
+    assert written["contents"] == [{"role": "model", "parts": [
+        {"text": "a"}, {"text": "hm", "thought": True}]}]
+    what = "Gemini cannot carry a thought signature that is not base64 text (the API takes " \
+           "bytes there)"
+    assert lost == [('messages[0].items[0].metadata["gemini"].thought_signature', what, "warn"),
+                    ("messages[0].items[1].signature", what, "warn")]
+    url_safe = hinted(TextContent("b"), thought_signature="-_8=")
+    assert write([message("assistant", url_safe)])["contents"][0]["parts"] == [
+        {"text": "b", "thought_signature": "-_8="}]
+
+
 def test_another_formats_signature_hint_is_not_gemini_s_to_report():
     text = TextContent("x")
     text.metadata["anthropic"] = {"fields": {"cache_control": {"type": "ephemeral"}}}
@@ -889,6 +904,8 @@ def test_what_cannot_be_written_is_a_located_format_error(history, pattern):
          r"^contents\[0\]\.parts\[0\]\.thought: expected bool, got str$"),
         ([{"role": "model", "parts": [{"text": "a", "thoughtSignature": 5}]}],
          r"^contents\[0\]\.parts\[0\]\.thought_signature: expected base64 text, got int$"),
+        ([{"role": "model", "parts": [{"text": "a", "thoughtSignature": "a b"}]}],
+         r"^contents\[0\]\.parts\[0\]\.thought_signature: invalid base64 at character 1"),
     ],
 )
 def test_malformed_contents_are_located(contents, pattern):
@@ -909,6 +926,9 @@ def test_malformed_system_instruction_and_response_are_located():
     with pytest.raises(FormatError, match=r"^response\.candidates\[0\]\.content\.role: an "
                                           r"answer is the model's, got role 'user'$"):
         reading.from_response({"candidates": [{"content": {"role": "user", "parts": []}}]})
+    with pytest.raises(FormatError, match=r"^response\.usage_metadata\.prompt_token_count: "
+                                          r"expected int, got str$"):
+        reading.from_response({"usageMetadata": {"promptTokenCount": "5"}})
     with pytest.raises(FormatError, match=r"^response\.candidates\[0\]\.content\.parts\[0\]"
                                           r"\.function_call\.name: expected str, got int$"):
         reading.from_response({"candidates": [{"content": {"parts": [

@@ -73,6 +73,7 @@ from .shared import (
     plain,
     read_usage,
     respell,
+    signature_problem,
     snake_key,
 )
 
@@ -374,7 +375,7 @@ def from_response(response: Any, *, candidate: int = 0) -> ChatMessageContent:
             raise FormatError.mismatch(
                 "response.usage_metadata", "a usage metadata object", describe_type(usage)
             )
-        reply.usage = read_usage(usage)
+        reply.usage = read_usage(usage, "response.usage_metadata")
         hints["usage_metadata"] = respell(usage, "snake")
     _read_citations(picked, parts, items, path, hints)
     other = {key: value for key, value in picked.items() if key not in _CANDIDATE_KEYS}
@@ -676,6 +677,9 @@ def _part_fields(part: dict[str, Any], hints: dict[str, Any], known: tuple[str, 
 def _signature(value: Any, path: str) -> str:
     """A thought signature as base64 text (bytes from an SDK dump in Python mode encoded)."""
     if type(value) is str:
+        problem = signature_problem(value)
+        if problem is not None:
+            raise FormatError(problem, path=path)
         return value
     if type(value) is bytes:
         return encode_base64(value)

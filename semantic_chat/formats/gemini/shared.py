@@ -12,8 +12,9 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from ...errors import InvalidValueError
+from ...errors import FormatError, InvalidValueError, describe_type
 from ...labels import FinishReason
+from ...media import check_base64
 from ...usage import Usage
 from ..codecs import PluginCodecs
 from ..wire import as_plain
@@ -39,6 +40,7 @@ __all__ = [
     "register_decoder",
     "register_encoder",
     "respell",
+    "signature_problem",
     "snake_key",
 ]
 
@@ -286,7 +288,7 @@ def finish_reason(reason: str, calls: bool = False) -> FinishReason:
     return FinishReason(reason.lower())
 
 
-def read_usage(usage: Mapping[str, Any]) -> Usage:
+def read_usage(usage: Mapping[str, Any], path: str = "usage_metadata") -> Usage:
     """Read a Gemini ``usage_metadata`` object (either spelling) with its OpenAI meaning.
 
     ``prompt_tokens`` is ``prompt_token_count`` + ``tool_use_prompt_token_count`` (every
@@ -296,8 +298,18 @@ def read_usage(usage: Mapping[str, Any]) -> Usage:
     ``cached_tokens`` is ``cached_content_token_count`` and ``reasoning_tokens``
     ``thoughts_token_count`` (``None`` when not reported). Missing or ``null`` counts are
     zero. The readers keep the whole object in the message's hints.
+
+    Raises:
+        FormatError: a count (a ``..._token_count``) is not an ``int``, located under
+            ``path`` in snake_case (``usage_metadata.prompt_token_count``).
     """
-    counts = {snake_key(key): value for key, value in usage.items() if type(value) is int}
+    counts: dict[str, int] = {}
+    for key, value in usage.items():
+        name = snake_key(key)
+        if type(value) is int:
+            counts[name] = value
+        elif value is not None and name.endswith("_token_count"):
+            raise FormatError.mismatch(f"{path}.{name}", "int", describe_type(value))
     thoughts = counts.get("thoughts_token_count")
     prompt = counts.get("prompt_token_count", 0) + counts.get("tool_use_prompt_token_count", 0)
     completion = counts.get("candidates_token_count", 0) + (thoughts or 0)
@@ -309,6 +321,22 @@ def read_usage(usage: Mapping[str, Any]) -> Usage:
         cached_tokens=counts.get("cached_content_token_count"),
         reasoning_tokens=thoughts,
     )
+
+
+def signature_problem(text: str) -> str | None:
+    """What makes a thought signature no base64 text, or ``None`` when it is one.
+
+    Standard base64 (as the REST API sends bytes) and URL-safe base64 (as the SDK's JSON
+    dumps write them) are both signatures; the API takes either back.
+    """
+    try:
+        check_base64(text)
+    except ValueError as error:
+        try:
+            check_base64(text.translate(_URL_SAFE))
+        except ValueError:
+            return str(error)
+    return None
 
 
 # --- call ids -------------------------------------------------------------------------------

@@ -56,6 +56,7 @@ from .shared import (
     codecs,
     is_made_id,
     respell,
+    signature_problem,
 )
 
 __all__ = ["to_payload"]
@@ -306,12 +307,12 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                     break
                                 if signed is None:
                                     parts.append({"text": text, "thought": True})
-                                elif type(signed) is str:
+                                elif type(signed) is str and signature_problem(signed) is None:
                                     parts.append(
                                         {"text": text, "thought": True, signature_key: signed}
                                     )
                                 else:
-                                    break
+                                    break  # not base64: the general writer reports it
                             else:
                                 break
                         else:
@@ -579,11 +580,26 @@ def _write_item(  # noqa: PLR0917 - the writer's state, passed on
         return None
     hints = get_hints(item, HINTS)
     if hints:
-        signature = hints.get("thought_signature")
-        if type(signature) is str:
-            part[keys.thought_signature] = signature
+        if "thought_signature" in hints:
+            where = f'{path}.metadata["{HINTS}"].thought_signature'
+            signature = _signature(hints["thought_signature"], where, on_unsupported)
+            if signature is not None:
+                part[keys.thought_signature] = signature
         _with_fields(part, hints, keys)
     return part
+
+
+def _signature(value: Any, path: str, on_unsupported: OnUnsupported | None) -> str | None:
+    """A thought signature to write, or ``None``: one that is not base64 text is left out.
+
+    The API takes bytes there (the SDK refuses anything else), so such a signature, set by
+    hand, is reported as a field loss at ``path``.
+    """
+    if type(value) is str and signature_problem(value) is None:
+        return value
+    what = "a thought signature that is not base64 text (the API takes bytes there)"
+    unsupported_field(on_unsupported, FORMAT, path, what)
+    return None
 
 
 def _in_message(role: str) -> str:
@@ -669,7 +685,9 @@ def _thought_part(
         part["text"] = item.text
         part["thought"] = True
     if item.signature is not None:
-        part[keys.thought_signature] = item.signature
+        signature = _signature(item.signature, f"{path}.signature", on_unsupported)
+        if signature is not None:
+            part[keys.thought_signature] = signature
     _with_fields(part, hints, keys)
     return part
 
