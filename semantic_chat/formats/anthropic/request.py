@@ -91,13 +91,6 @@ _OPENAI_TOOLS = frozenset((
 ))
 _FUNCTION_KEYS = frozenset(("name", "description", "parameters", "strict"))
 
-_DOCUMENT_NAMES = {
-    "chat_response": "a Chat Completions response",
-    "responses_request": "a Responses request",
-    "responses_response": "a Responses response",
-}
-
-
 def from_payload(payload: Any) -> ChatHistory:
     """Read a ``messages`` list, or a whole Anthropic Messages document, into a history.
 
@@ -129,9 +122,8 @@ def from_payload(payload: Any) -> ChatHistory:
         return new_history([reading.from_response(document)])
     if kind is None:
         return reading.from_payload(document)  # refuses it as it refuses any non-list
-    raise FormatError.mismatch(
-        "messages", "a list of messages or an Anthropic Messages document", _DOCUMENT_NAMES[kind]
-    )
+    expected = "a list of messages or an Anthropic Messages document"
+    raise FormatError.mismatch("messages", expected, documents.KIND_NAMES[kind])
 
 
 def from_request(body: Any) -> ChatHistory:
