@@ -204,7 +204,8 @@ def _assistant_items(
 
 
 def _result_value(draw: st.DrawFn, loose: bool) -> Any:
-    kind = draw(st.sampled_from(["text", "json", "object", "wrapped", "items", "none"]))
+    kind = draw(st.sampled_from(["text", "json", "object", "wrapped", "items", "items",
+                                 "none"]))
     if kind == "text":
         return draw(st.text(max_size=20))
     if kind == "json":
@@ -284,7 +285,9 @@ def _history(draw: st.DrawFn, max_messages: int, loose: bool) -> ChatHistory:
     turn = 0  # the index of the next content
     previous = ""
     for _ in range(draw(st.integers(0, max_messages))):
-        role = draw(st.sampled_from(["user", "assistant", "assistant", "tool"]))
+        role = draw(st.sampled_from(["user", "assistant", "assistant"]))
+        if calls.pending and draw(st.booleans()):
+            role = "tool"
         if role == "tool" and (not calls.pending or (previous == "tool" and not loose)):
             role = "user"
         if role == "user":

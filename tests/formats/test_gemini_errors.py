@@ -33,7 +33,6 @@ from semantic_chat.contents import UnknownContent
 from semantic_chat.errors import (
     FormatError,
     InvalidValueError,
-    SemanticChatError,
     UnsupportedContentError,
 )
 from semantic_chat.formats.gemini import reading, writing
@@ -386,32 +385,6 @@ def test_a_bad_option_is_refused(argument, value, message):
     assert str(raised.value) == message
 
 
-@pytest.mark.parametrize(("item", "path"), [
-    pytest.param(ReasoningContent("hm", signature="not base64!"),
-                 "messages[0].items[0].signature", id="reasoning"),
-    pytest.param(ReasoningContent("hm", signature="0", provider="gemini"),
-                 "messages[0].items[0].signature", id="gemini-reasoning"),
-    pytest.param(TextContent("a", metadata={"gemini": {"thought_signature": "0"}}),
-                 'messages[0].items[0].metadata["gemini"].thought_signature', id="hint"),
-])
-def test_a_signature_that_is_not_base64_is_never_sent(item, path):
-    # The API takes base64 bytes there: such a signature is refused or left out at its
-    # place, never written into a payload the SDK refuses.
-    history = [M("assistant", items=[item])]
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            written: Any = writing.to_payload(history)
-        except SemanticChatError as error:
-            written = error
-    if isinstance(written, SemanticChatError):
-        assert isinstance(written, FormatError)
-        assert written.path == path
-        return
-    validate_gemini_payload(written)
-    assert [str(note.message).split(": dropped: ")[0] for note in caught] == [path]
-
-
 # --- writing: on_unsupported -------------------------------------------------------------
 
 _CITED = TextContent("a", citations=[Citation(url="https://x.test", title="X", text_start=0,
@@ -506,6 +479,20 @@ LOSSES = [
         "to the system)", "warn",
         {"contents": [{"role": "user", "parts": [{"text": "a"}]}],
          "system_instruction": {"parts": [{"text": "late"}]}}, id="late-system-message"),
+    pytest.param(
+        [M("assistant", items=[ReasoningContent("hm", signature="not base64!")])],
+        "messages[0].items[0].signature",
+        "Gemini cannot carry a thought signature that is not base64 text (the API takes bytes "
+        "there)", "warn",
+        {"contents": [{"role": "model", "parts": [{"text": "hm", "thought": True}]}]},
+        id="reasoning-signature-not-base64"),
+    pytest.param(
+        [M("assistant", items=[TextContent("a", metadata={"gemini": {"thought_signature": "0"}})])],
+        'messages[0].items[0].metadata["gemini"].thought_signature',
+        "Gemini cannot carry a thought signature that is not base64 text (the API takes bytes "
+        "there)", "warn",
+        {"contents": [{"role": "model", "parts": [{"text": "a"}]}]},
+        id="hint-signature-not-base64"),
     pytest.param(
         [M("assistant", items=[_CITED])],
         "messages[0].items[0].citations",
