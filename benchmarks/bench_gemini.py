@@ -7,7 +7,8 @@ The corpus of `corpus.py`, minus the participant ``name`` Gemini cannot carry (s
 (``openai_chat.from_payload``) and once into LangChain messages (as `contenders.LangChain`
 builds them: standard ``image`` and ``audio`` blocks with ``base64`` and ``mime_type``,
 tool-call arguments parsed into dicts). Then, interleaved in slices of 5 conversations in a
-new random order each slice (see `run`) over several rounds, per message of the source corpus:
+new random order each slice (see `common.run`) over several rounds, per message of the source
+corpus:
 
 - semantic_chat ``gemini.to_payload(history)`` (``{"contents": [...], "system_instruction":
   ...}``) of histories converted for the first time: each round has its own histories, read
@@ -42,7 +43,6 @@ import copy
 import cProfile
 import gc
 import json
-import random
 import sys
 import time
 import warnings
@@ -51,8 +51,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_anthropic import Operations, fresh_arguments
-from common import fmt, median, table, verdict
+from bench_anthropic import fresh_arguments
+from common import Operations, fmt, median, run, table, verdict
 from contenders import LangChain, messages_equal
 from corpus import make_corpus
 from google.genai import types
@@ -218,50 +218,6 @@ def check(
          f"{sum(map(len, corpus))} equal, `contenders.canonical`)",
          back == sum(map(len, corpus))),
     ]
-
-
-def run(
-    operations: Operations, counts: list[int], rounds: int, slice_size: int = 5
-) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
-    """Time each operation on each slice, in a new random order each slice; µs per message.
-
-    Random, not rotated as in `bench_anthropic.run`: with a rotation each operation always
-    follows the same one, and what that one leaves in the caches counts. Two copies of
-    ``openai_chat.to_payload`` (histories of their own) measured 1.09x and 1.11x of each other
-    rotated, 0.98x to 1.00x in random order; swapping the Gemini and Chat Completions writers'
-    places in the rotation moved their ratio from 1.19x to 1.13x. The generator is seeded, so
-    a run draws the same orders again.
-    """
-    keys = list(operations)
-    wall: dict[str, list[float]] = {key: [] for key in keys}
-    cpu: dict[str, list[float]] = {key: [] for key in keys}
-    slices = [
-        range(i, min(i + slice_size, len(counts))) for i in range(0, len(counts), slice_size)
-    ]
-    clock, cpu_clock = time.perf_counter_ns, time.thread_time_ns
-    shuffle = random.Random(0).shuffle
-    order = keys[:]
-    gc.collect()
-    gc.disable()
-    try:
-        for number in range(rounds):
-            for indices in slices:
-                count = sum(counts[i] for i in indices)
-                shuffle(order)
-                for key in order:
-                    function, inputs = operations[key]
-                    values = [inputs[number][i] for i in indices]
-                    start, start_cpu = clock(), cpu_clock()
-                    for value in values:
-                        function(value)
-                    cpu[key].append((cpu_clock() - start_cpu) / count / 1000)
-                    wall[key].append((clock() - start) / count / 1000)
-            gc.enable()
-            gc.collect()
-            gc.disable()
-    finally:
-        gc.enable()
-    return wall, cpu
 
 
 def profile(operations: Operations, total: int) -> None:
