@@ -1066,3 +1066,30 @@ def test_the_quick_reader_agrees_with_the_general_reader(payload):
         else:
             outcomes.append([(m, m.metadata, [i.metadata for i in m.items]) for m in history])
     assert outcomes[0] == outcomes[1]
+
+
+def test_the_system_instruction_takes_text_only() -> None:
+    """Gemini's ``system_instruction`` is text only: anything else there is refused or dropped."""
+    history = ChatHistory()
+    history.add_system_message(items=[TextContent("Be brief."), ImageContent.from_base64(
+        PNG, mime_type="image/png")])
+    history.add_developer_message(items=[ReasoningContent("why", provider="gemini")])
+    history.add_user_message("hi")
+    with pytest.raises(UnsupportedContentError) as raised:
+        writing.to_payload(history)
+    assert str(raised.value) == (
+        "messages[0].items[1]: Gemini cannot carry image content in a system message "
+        "(pass on_unsupported='warn' to leave it out)"
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        payload = writing.to_payload(history, on_unsupported="warn")
+    assert [str(note.message) for note in caught] == [
+        "messages[0].items[1]: dropped: Gemini cannot carry image content in a system message",
+        "messages[1].items[0]: dropped: Gemini cannot carry reasoning content in a developer "
+        "message",
+    ]
+    assert payload == {
+        "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+        "system_instruction": {"parts": [{"text": "Be brief."}]},
+    }

@@ -554,6 +554,9 @@ def _write_item(  # noqa: PLR0917 - the writer's state, passed on
     if encode is not None:
         return _encoded(encode, item, path, keys)
     part: dict[str, Any] | None
+    if role in _INSTRUCTION_ROLES and not isinstance(item, TextContent):
+        unsupported(on_unsupported, FORMAT, path, item, _in_message(role))  # text only there
+        return None
     if isinstance(item, TextContent):
         _lost_citations(item, path, on_unsupported)
         part = {"text": item.text}
