@@ -20,6 +20,7 @@ from typing import Any, Literal, TypeVar
 
 import attrs
 
+from .. import jsoncodec
 from ..contents import (
     BinaryContent,
     Citation,
@@ -57,7 +58,9 @@ __all__ = [
     "get_hints",
     "lose",
     "lost_metadata",
+    "object_arguments",
     "policy",
+    "quick_loads",
     "read_error",
     "read_parts",
     "report_citation_losses",
@@ -427,6 +430,44 @@ def arguments_text(call: FunctionCallContent, path: str = "") -> str:
     if isinstance(arguments, str):
         return arguments
     return compact_json(dict(arguments), f"{path}.arguments" if path else "arguments")
+
+
+try:
+    from orjson import loads as _orjson_loads
+except ImportError:  # pragma: no cover - jsoncodec's standard library parser serves then
+    _orjson_loads = None  # type: ignore[assignment]
+
+
+def quick_loads() -> Callable[[str], Any] | None:
+    """Orjson's ``loads`` when it is the JSON backend now (the tests switch backends), else None.
+
+    What the quick writers call to parse a call's arguments text, with no wrapper around it:
+    it raises on text that is not JSON, and the general writer then locates the problem.
+    """
+    return _orjson_loads if jsoncodec.BACKEND == "orjson" else None
+
+
+def object_arguments(arguments: Any) -> dict[str, Any] | None:
+    """A call's arguments as a JSON object, or ``None`` for the general writer to say why not.
+
+    For a format that takes an object (Anthropic's ``input``, Gemini's ``args``): JSON text is
+    parsed, ``None`` is ``{}``, a dict is copied and checked as JSON.
+    """
+    if type(arguments) is str:
+        try:
+            parsed = jsoncodec.loads(arguments)
+        except SerializationError:  # blank, or not JSON: the general writer says which
+            return None
+        return parsed if type(parsed) is dict else None
+    if arguments is None:
+        return {}
+    if type(arguments) is dict:
+        try:
+            checked: dict[str, Any] = json_value(arguments, "arguments")
+        except SerializationError:
+            return None
+        return checked
+    return None
 
 
 def compact_json(value: Any, path: str) -> str:

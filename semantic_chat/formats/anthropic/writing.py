@@ -40,7 +40,9 @@ from ..wire import (
     get_hints,
     lose,
     lost_metadata,
+    object_arguments,
     policy,
+    quick_loads,
     report_metadata,
     stored_items,
     unsupported,
@@ -165,7 +167,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     last_kind = ""  # "assistant", "user", "tool" (only results of tool messages so far), or
     # "tool+" (tool messages' results and other blocks: a result joins before those)
     results = _NO_RESULTS  # the content of the last turn, when it is "tool"
-    loads = _orjson_loads if jsoncodec.BACKEND == "orjson" else None
+    loads = quick_loads()
     messages = history._messages if type(history) is ChatHistory else history  # no __iter__
     for index, message in enumerate(messages):
         written: _Written | None = None
@@ -225,7 +227,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                 if type(arguments) is str and loads is not None:
                                     parsed = loads(arguments)  # not JSON: raises
                                 else:
-                                    parsed = _plain_input(arguments)
+                                    parsed = object_arguments(arguments)
                                 if (
                                     type(parsed) is not dict
                                     or type(call_id) is not str
@@ -453,7 +455,7 @@ def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noq
         return {"role": "user", "content": blocks}
     if role != "assistant":
         return None
-    loads = _orjson_loads if jsoncodec.BACKEND == "orjson" else None  # tests switch backends
+    loads = quick_loads()  # tests switch backends
     for item in items:
         if item._metadata:
             return None
@@ -471,7 +473,7 @@ def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noq
                 if type(parsed) is not dict:
                     return None
             else:
-                parsed = _plain_input(arguments)
+                parsed = object_arguments(arguments)
                 if parsed is None:
                     return None
             blocks.append({"type": "tool_use", "id": call_id, "name": name, "input": parsed})
@@ -518,31 +520,6 @@ def _plain_image(item: ImageContent) -> dict[str, Any] | None:
         return {"type": "image", "source": source}
     if type(uri) is str and uri[:8].lower().startswith(("https://", "http://")):
         return {"type": "image", "source": {"type": "url", "url": uri}}
-    return None
-
-
-try:
-    from orjson import loads as _orjson_loads
-except ImportError:  # pragma: no cover - jsoncodec's standard library parser serves then
-    _orjson_loads = None  # type: ignore[assignment]
-
-
-def _plain_input(arguments: Any) -> dict[str, Any] | None:
-    """A call's arguments as the ``input`` object, or ``None`` for the general writer to say why."""
-    if type(arguments) is str:
-        try:
-            parsed = jsoncodec.loads(arguments)
-        except SerializationError:  # blank, or not JSON: the general writer says which
-            return None
-        return parsed if type(parsed) is dict else None
-    if arguments is None:
-        return {}
-    if type(arguments) is dict:
-        try:
-            checked: dict[str, Any] = json_value(arguments, "arguments")
-        except SerializationError:
-            return None
-        return checked
     return None
 
 

@@ -39,7 +39,9 @@ from ..wire import (
     get_hints,
     lose,
     lost_metadata,
+    object_arguments,
     policy,
+    quick_loads,
     report_metadata,
     stored_items,
     unsupported,
@@ -194,7 +196,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     last_kind = _NONE
     call_names: dict[str, str] = {}
     made: _Made = {}  # the results written without their made-up ids
-    loads = _orjson_loads if jsoncodec.BACKEND == "orjson" else None
+    loads = quick_loads()
     function_call, function_response, inline_data, mime_key, signature_key = keys.quick
     messages = history._messages if type(history) is ChatHistory else history  # no __iter__
     for index, message in enumerate(messages):
@@ -269,7 +271,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                 if type(arguments) is str and loads is not None:
                                     parsed = loads(arguments)  # not JSON: raises
                                 else:
-                                    parsed = _plain_args(arguments)
+                                    parsed = object_arguments(arguments)
                                 if type(parsed) is not dict or type(name) is not str:
                                     break
                                 if call_id is None:
@@ -469,31 +471,6 @@ def _system(
 
 
 # --- the common shapes, quickly -----------------------------------------------------------
-
-
-try:
-    from orjson import loads as _orjson_loads
-except ImportError:  # pragma: no cover - jsoncodec's standard library parser serves then
-    _orjson_loads = None  # type: ignore[assignment]
-
-
-def _plain_args(arguments: Any) -> dict[str, Any] | None:
-    """A call's arguments as the ``args`` object, or ``None`` for the general writer to say why."""
-    if type(arguments) is str:
-        try:
-            parsed = jsoncodec.loads(arguments)
-        except SerializationError:  # blank, or not JSON: the general writer says which
-            return None
-        return parsed if type(parsed) is dict else None
-    if arguments is None:
-        return {}
-    if type(arguments) is dict:
-        try:
-            checked: dict[str, Any] = json_value(arguments, "arguments")
-        except SerializationError:
-            return None
-        return checked
-    return None
 
 
 # --- the general writer -------------------------------------------------------------------
