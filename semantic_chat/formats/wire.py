@@ -59,6 +59,7 @@ __all__ = [
     "lose",
     "lost_metadata",
     "object_arguments",
+    "parse_object_arguments",
     "policy",
     "quick_loads",
     "read_error",
@@ -468,6 +469,37 @@ def object_arguments(arguments: Any) -> dict[str, Any] | None:
             return None
         return checked
     return None
+
+
+def parse_object_arguments(arguments: str | Mapping[str, Any] | None, path: str) -> dict[str, Any]:
+    """A call's arguments as a JSON object, for a format that takes one; the general writers'.
+
+    JSON text is parsed (a blank one is ``{}``), ``None`` is ``{}``, a mapping is copied and
+    checked as JSON.
+
+    Raises:
+        FormatError: the text is not JSON or not an object, or a value put into a mapping is
+            not JSON; located at ``path`` (the call's ``arguments``).
+    """
+    if arguments is None:
+        return {}
+    if isinstance(arguments, str):
+        if not arguments.strip():
+            return {}
+        try:
+            parsed = jsoncodec.loads(arguments)
+        except SerializationError as error:
+            detail = error.detail.removeprefix("malformed JSON: ")
+            raise FormatError(f"arguments are not valid JSON: {detail}", path=path) from None
+        if type(parsed) is not dict:
+            kind = "an array" if type(parsed) is list else f"a JSON {type(parsed).__name__}"
+            raise FormatError.mismatch(path, "arguments that are a JSON object", kind)
+        return parsed
+    try:
+        copied: dict[str, Any] = json_value(dict(arguments), path)
+    except SerializationError as error:
+        raise FormatError(error.detail, path=error.path) from None
+    return copied
 
 
 def compact_json(value: Any, path: str) -> str:

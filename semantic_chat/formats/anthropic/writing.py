@@ -8,10 +8,9 @@ arguments become the ``input`` object: a mapping as it is, JSON text parsed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
-from ... import jsoncodec
 from ...contents import (
     FileContent,
     FunctionCallContent,
@@ -41,6 +40,7 @@ from ..wire import (
     lose,
     lost_metadata,
     object_arguments,
+    parse_object_arguments,
     policy,
     quick_loads,
     report_metadata,
@@ -628,7 +628,7 @@ def _assistant_block(
             "type": "tool_use",
             "id": item.id,
             "name": item.name,
-            "input": _input(item.arguments, f"{path}.arguments"),
+            "input": parse_object_arguments(item.arguments, f"{path}.arguments"),
         }
         return _with_fields(block, item)
     if isinstance(item, ReasoningContent):
@@ -806,34 +806,6 @@ def _unknown_block(item: UnknownContent, path: str) -> dict[str, Any]:
     except SerializationError as error:
         raise FormatError(error.detail, path=error.path) from None
     return {"type": item.type, **fields}
-
-
-def _input(arguments: str | Mapping[str, Any] | None, path: str) -> dict[str, Any]:
-    """A call's arguments as the ``input`` object.
-
-    Raises:
-        FormatError: the text is not JSON or not an object, or a value put into a mapping is
-            not JSON; located at ``path`` (the call's ``arguments``).
-    """
-    if arguments is None:
-        return {}
-    if isinstance(arguments, str):
-        if not arguments.strip():
-            return {}
-        try:
-            parsed = jsoncodec.loads(arguments)
-        except SerializationError as error:
-            detail = error.detail.removeprefix("malformed JSON: ")
-            raise FormatError(f"arguments are not valid JSON: {detail}", path=path) from None
-        if type(parsed) is not dict:
-            kind = "an array" if type(parsed) is list else f"a JSON {type(parsed).__name__}"
-            raise FormatError.mismatch(path, "arguments that are a JSON object", kind)
-        return parsed
-    try:
-        copied: dict[str, Any] = json_value(dict(arguments), path)
-    except SerializationError as error:
-        raise FormatError(error.detail, path=error.path) from None
-    return copied
 
 
 def _with_source(source: dict[str, Any], item: KernelContent) -> dict[str, Any]:

@@ -11,10 +11,9 @@ came with.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
-from ... import jsoncodec
 from ...contents import (
     AudioContent,
     BinaryContent,
@@ -40,6 +39,7 @@ from ..wire import (
     lose,
     lost_metadata,
     object_arguments,
+    parse_object_arguments,
     policy,
     quick_loads,
     report_metadata,
@@ -677,7 +677,7 @@ def _call_part(
 ) -> dict[str, Any]:
     """``function_call {id?, name, args}``; a made-up id is left out."""
     hints = get_hints(item, HINTS)
-    arguments = _args(item.arguments, f"{path}.arguments")
+    arguments = parse_object_arguments(item.arguments, f"{path}.arguments")
     body: dict[str, Any] = {}
     call_id = item.id
     if call_id is not None:
@@ -692,34 +692,6 @@ def _call_part(
         for key, value in respell(fields, keys.spelling).items():
             body.setdefault(key, value)
     return {keys.function_call: body}
-
-
-def _args(arguments: str | Mapping[str, Any] | None, path: str) -> dict[str, Any]:
-    """A call's arguments as the ``args`` object.
-
-    Raises:
-        FormatError: the text is not JSON or not an object, or a value put into a mapping is
-            not JSON; located at ``path`` (the call's ``arguments``).
-    """
-    if arguments is None:
-        return {}
-    if isinstance(arguments, str):
-        if not arguments.strip():
-            return {}
-        try:
-            parsed = jsoncodec.loads(arguments)
-        except SerializationError as error:
-            detail = error.detail.removeprefix("malformed JSON: ")
-            raise FormatError(f"arguments are not valid JSON: {detail}", path=path) from None
-        if type(parsed) is not dict:
-            kind = "an array" if type(parsed) is list else f"a JSON {type(parsed).__name__}"
-            raise FormatError.mismatch(path, "arguments that are a JSON object", kind)
-        return parsed
-    try:
-        copied: dict[str, Any] = json_value(dict(arguments), path)
-    except SerializationError as error:
-        raise FormatError(error.detail, path=error.path) from None
-    return copied
 
 
 def _result_part(
