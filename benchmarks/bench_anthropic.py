@@ -22,9 +22,8 @@ other) over several rounds, per message of the source corpus:
   histories (each writer its own) converted in every round, as an agent loop sends its whole
   history at each turn (read after the others: read first, such histories measured about 5%
   slower in the Gemini benchmark for their place in memory). The Chat Completions writer is
-  timed here too so that both writers run equally often in each slice: with the Anthropic
-  writer timed twice per slice and the Chat Completions one once, the first conversions
-  measured 0.94x to 0.97x of each other, balanced 1.03x to 1.09x (`common.run`);
+  timed here too so that both writers run equally often in each slice: the one timed more
+  often finds its code warmer (see `common.run`);
 - LangChain ``langchain_anthropic.chat_models._format_messages(messages, model=...)``, the
   function ``ChatAnthropic._get_request_payload`` calls to build ``system`` and ``messages``
   (checked below: its result is the request body's);
@@ -336,10 +335,9 @@ def main(argv: list[str] | None = None) -> None:
         "judged on it); *converted "
         "before*: the same histories every round, as an agent loop resends its history, where "
         "a writer may reuse what it parsed. Both writers are timed on both, so that each runs "
-        "as often as the other in every slice (with the Anthropic writer timed twice a slice "
-        "and the Chat Completions one once, first conversions measured 0.94x to 0.97x of each "
-        "other against 1.03x to 1.09x balanced). `_format_messages` also merges the tool "
-        "messages into user turns itself (`_merge_messages`).",
+        "as often as the other in every slice: the one timed more often finds its code warmer "
+        "(see NOTES.md). `_format_messages` also merges the tool messages into user turns "
+        "itself (`_merge_messages`).",
         "",
         *(f"- {verdict(ok)} {text}" for text, ok in checks),
     ]))

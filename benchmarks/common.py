@@ -169,8 +169,9 @@ def run(
     Two functions compared should also run equally often in ``operations``: the one that runs
     more often finds its code warmer. With ``anthropic.to_payload`` timed twice a slice (first
     conversion and converted before) and ``openai_chat.to_payload`` once, their first
-    conversions measured 0.94x to 0.97x of each other; balanced (both once, or both twice),
-    1.03x to 1.09x; with ``openai_chat.to_payload`` twice and the other once, 1.10x to 1.14x.
+    conversions measured 0.94x to 0.97x of each other (seeds 0 to 5); balanced (both once, or
+    both twice), 1.03x to 1.09x; with ``openai_chat.to_payload`` twice and the other once,
+    1.10x to 1.14x.
     """
     keys = list(operations)
     wall: dict[str, list[float]] = {key: [] for key in keys}
