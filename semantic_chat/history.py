@@ -323,6 +323,39 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
             items = [item for _, item in results]
         return self.add_message(ChatMessageContent(AuthorRole.TOOL, items=items, **fields))
 
+    def to_prompt(self) -> str:
+        """Write the history as Semantic Kernel's XML prompt (`semantic_chat.prompt.sk_xml`).
+
+        ``str(history)`` stays a summary; this is the explicit, lossless form, which
+        `from_prompt` and Semantic Kernel's ``ChatHistory.from_rendered_prompt`` read.
+
+        Raises:
+            UnsupportedContentError: an item the format has no element for, at its place.
+        """
+        # The model does not depend on prompt (it sits above); imported when called.
+        from .prompt import sk_xml  # noqa: PLC0415
+
+        return sk_xml.to_prompt(self)
+
+    @classmethod
+    def from_prompt(cls, text: str) -> ChatHistory:
+        """Read Semantic Kernel's XML prompt format (see `semantic_chat.prompt.sk_xml`).
+
+        Raises:
+            FormatError: not well-formed XML, a refused DTD or entity, a message without a
+                role; the message starts with the location (``chat_history.message[2].role``).
+        """
+        from .prompt import sk_xml  # noqa: PLC0415 - see `to_prompt`
+
+        return sk_xml.from_prompt(text)
+
+    @classmethod
+    def from_rendered_prompt(cls, text: str) -> ChatHistory:
+        """`from_prompt` under the name Semantic Kernel users know."""
+        from .prompt import sk_xml  # noqa: PLC0415 - see `to_prompt`
+
+        return sk_xml.from_rendered_prompt(text)
+
     def save(self, path: str | os.PathLike[str], *, indent: int | None = None) -> None:
         """Write the history to ``path`` as this library's JSON (read it back with `load`).
 
