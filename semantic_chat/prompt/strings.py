@@ -1,0 +1,581 @@
+"""Conversations as one prompt string, in the format of ``cleanlab_tlm.utils.chat``.
+
+`form_prompt_string` writes a conversation the way cleanlab's ``form_prompt_string`` does
+(role prefixes, the single-user-message shortcut, tools as a system message after the leading
+system block, ``<tool_call>`` / ``<tool_response>`` JSON blocks, a trailing ``Assistant:``), so
+that a score computed on our string is the score cleanlab's tools would compute. It works on
+the typed model in one pass; a provider payload is read into a `ChatHistory` first.
+
+Cleanlab has two renderings, and so do we. The Chat Completions one repeats the role prefix
+on every turn; the Responses one writes consecutive turns of one role under one prefix and
+strips the text's trailing whitespace. The Responses rendering is used when cleanlab would use
+it: ``instructions`` are given (or the payload is a Responses request with them), the payload
+holds ``function_call`` / ``function_call_output`` items, or the tools are Responses tools.
+
+Where cleanlab misbehaves we write a sensible string instead (each is listed in the README,
+"Prompt text"):
+
+- content given as a list of parts is written as its text, one part a line (cleanlab writes
+  the Python ``repr`` of the list in the Chat Completions rendering and drops ``input_text``
+  parts in the Responses one);
+- a refusal is written as the assistant's text (cleanlab drops it);
+- images, audio, files and other binary items are short placeholders: ``[image: image/png]``,
+  ``[image: https://...]``, ``[audio: audio/wav]``, ``[file: report.pdf]``;
+- a tool without a description or parameters is written without those keys (cleanlab raises
+  ``KeyError``); tools of the other OpenAI shape, Anthropic tools (``input_schema``) and Gemini
+  tools (``function_declarations``) are written in the rendering's own shape;
+- arguments that are not JSON are written as their text (cleanlab raises or drops the call);
+- a tool output with no earlier call is named ``function`` in both renderings (cleanlab's
+  Responses rendering raises ``StopIteration``);
+- a system message after an assistant or tool turn gets its ``System:`` prefix (cleanlab's
+  Chat Completions rendering leaves it out when the message before that turn was a system one);
+- reasoning is left out, and a message with nothing left to write is skipped (cleanlab writes a
+  bare ``Assistant:`` glued to the next turn).
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..contents import (
+    AudioContent,
+    BinaryContent,
+    FileContent,
+    FunctionCallContent,
+    FunctionResultContent,
+    ImageContent,
+    KernelContent,
+    ReasoningContent,
+    RefusalContent,
+    TextContent,
+)
+from ..errors import FormatError, InvalidTypeError, describe_type
+from ..formats import detect, get, openai_chat, openai_responses
+from ..history import ChatHistory
+from ..message import ChatMessageContent
+
+__all__ = ["form_prompt_string", "form_response_string"]
+
+_SYSTEM_ROLES = frozenset(("system", "developer"))
+_ASSISTANT = "Assistant: "
+_TOOL = "Tool: "
+_CALL_START = "<tool_call>\n"
+_CALL_END = "\n</tool_call>"
+_RESPONSE_START = "<tool_response>\n"
+_RESPONSE_END = "\n</tool_response>"
+
+_TOOLS_HEAD = (
+    "You are an AI Assistant that can call provided tools (a.k.a. functions). "
+    "The set of available tools is provided to you as function signatures within "
+    "<tools> </tools> XML tags. "
+    "You may call one or more of these functions to assist with the user query. "
+    "If the provided functions are not helpful/relevant, "
+    "then just respond in natural conversational language. "
+    "After you choose to call a function, you will be provided with the function's results "
+    "within <tool_response> </tool_response> XML tags.\n\n<tools>\n"
+)
+_TOOLS_TAIL = (
+    "\n</tools>\n\n"
+    "For each function call return a JSON object, with the following pydantic model json "
+    "schema:\n{'name': <function-name>, 'arguments': <args-dict>}\n"
+    "Each function call should be enclosed within <tool_call> </tool_call> XML tags.\n"
+    "Example:\n<tool_call>\n{'name': <function-name>, 'arguments': <args-dict>}\n</tool_call>\n"
+    "Note: Function calls and their results may optionally include a call_id, which should be "
+    "ignored."
+)
+_FILE_SEARCH_TOOL = {
+    "type": "function",
+    "name": "file_search",
+    "description": "Search user-uploaded documents for relevant passages.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "queries": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Search queries to run against the document index.",
+            },
+        },
+        "required": ["queries"],
+    },
+}
+
+_dumps_compact = json.JSONEncoder(separators=(",", ":")).encode
+_dumps_block = json.JSONEncoder(indent=2).encode
+_loads = json.JSONDecoder().decode
+
+
+def form_prompt_string(
+    conversation: ChatHistory | Iterable[ChatMessageContent] | Any,
+    tools: Iterable[Mapping[str, Any]] | Mapping[str, Any] | None = None,
+    *,
+    instructions: str | None = None,
+) -> str:
+    """Write ``conversation`` as one prompt string, exactly as cleanlab's ``form_prompt_string``.
+
+    ``conversation`` is a `ChatHistory`, a list of `ChatMessageContent`, or a payload
+    ``formats.detect`` recognises (Chat Completions messages, Responses input or request,
+    Anthropic, Gemini). ``tools`` are the tool definitions of any provider. ``instructions``
+    come first, as a system message, and select the Responses rendering, as in cleanlab.
+    The differences from cleanlab, where it crashes or misbehaves, are listed in the module
+    docstring.
+
+    Raises:
+        FormatError: the payload is in no known format or is malformed (located).
+        InvalidTypeError: ``tools`` or ``instructions`` are of the wrong type (located).
+    """
+    responses = instructions is not None
+    if isinstance(conversation, ChatHistory):
+        messages: list[ChatMessageContent] = conversation.messages
+    elif isinstance(conversation, list) and all(
+        isinstance(message, ChatMessageContent) for message in conversation
+    ):
+        messages = conversation
+    else:
+        messages, from_responses = _read_conversation(conversation)
+        responses = responses or from_responses
+    if messages and messages[0].metadata.get("openai_responses", {}).get("instructions"):
+        responses = True
+    if instructions is not None and type(instructions) is not str:
+        raise InvalidTypeError.mismatch("instructions", "a str", describe_type(instructions))
+    tool_list = _tool_list(tools)
+    if not responses and any(_is_flat_tool(tool) for tool in tool_list):
+        responses = True
+    tools_text = _tools_text(tool_list, responses) if tool_list else None
+    if responses:
+        return _render_responses(messages, tools_text, instructions)
+    return _render_chat(messages, tools_text)
+
+
+def form_response_string(message: ChatMessageContent | Mapping[str, Any] | Any) -> str:
+    """Write an assistant's reply as cleanlab's ``form_response_string_*`` functions do.
+
+    ``message`` is a `ChatMessageContent`, a Chat Completions message or ``ChatCompletion``
+    (dict or SDK object), or a Responses ``Response``. The text comes first, then one
+    ``<tool_call>`` block a call. A Responses reply's calls carry their ``call_id``, as in
+    cleanlab's ``form_response_string_responses_api``; that function writes only the last
+    output item, we write them all. A refusal is written as text (cleanlab drops it).
+
+    Raises:
+        FormatError: the response is malformed or of no known kind (located).
+    """
+    if isinstance(message, ChatMessageContent):
+        return _response_chat(message)
+    data: Any = message
+    if not isinstance(data, Mapping) and hasattr(data, "model_dump"):
+        data = data.model_dump()
+    if not isinstance(data, Mapping):
+        raise FormatError.mismatch(
+            "message",
+            "a ChatMessageContent, a Chat Completions message or response, or a Response",
+            describe_type(message),
+        )
+    if "choices" in data:
+        return _response_chat(openai_chat.from_response(data))
+    if "output" in data:
+        return _response_responses(openai_responses.from_response(data))
+    if "role" in data:
+        return _response_chat(openai_chat.from_payload([data]).messages[0])
+    raise FormatError(
+        "expected a Chat Completions message (role), a ChatCompletion (choices) or a "
+        "Response (output)",
+        path="message",
+    )
+
+
+# Reading
+
+
+def _read_conversation(payload: Any) -> tuple[list[ChatMessageContent], bool]:
+    """Read a provider payload; say whether cleanlab would use its Responses rendering on it."""
+    try:
+        name = detect(payload)
+    except FormatError as error:
+        raise error.at("conversation") from None
+    history = get(name).from_payload(payload)
+    responses = False
+    if name == "openai-responses":
+        items = payload.get("input") if isinstance(payload, Mapping) else payload
+        if isinstance(payload, Mapping) and payload.get("instructions") is not None:
+            responses = True
+        elif isinstance(items, list):
+            responses = any(
+                isinstance(item, Mapping)
+                and item.get("type") in ("function_call", "function_call_output")
+                for item in items
+            )
+    return history.messages, responses
+
+
+def _tool_list(tools: Any) -> list[Mapping[str, Any]]:
+    """Flatten the tools argument into OpenAI-like definitions (Gemini groups are opened)."""
+    if tools is None:
+        return []
+    if isinstance(tools, Mapping):
+        tools = [tools]
+    if isinstance(tools, (str, bytes)) or not isinstance(tools, Iterable):
+        raise InvalidTypeError.mismatch("tools", "a list of tool definitions", describe_type(tools))
+    flat: list[Mapping[str, Any]] = []
+    for index, tool in enumerate(tools):
+        if not isinstance(tool, Mapping):
+            raise InvalidTypeError.mismatch(
+                f"tools[{index}]", "a tool definition (a dict)", describe_type(tool)
+            )
+        declarations = tool.get("function_declarations", tool.get("functionDeclarations"))
+        if declarations is not None:
+            for inner, declaration in enumerate(declarations):
+                if not isinstance(declaration, Mapping) or "name" not in declaration:
+                    raise InvalidTypeError.mismatch(
+                        f"tools[{index}].function_declarations[{inner}]",
+                        "a function declaration with a name",
+                        describe_type(declaration),
+                    )
+                flat.append(declaration)
+            continue
+        function = tool.get("function")
+        if (isinstance(function, Mapping) and "name" in function) or "name" in tool:
+            flat.append(tool)
+        elif "type" in tool:
+            flat.append(tool)  # an OpenAI built-in tool: file_search is written, others left out
+        else:
+            raise InvalidTypeError.mismatch(
+                f"tools[{index}]", "a tool definition with a name", "a dict without one"
+            )
+    return flat
+
+
+def _is_flat_tool(tool: Mapping[str, Any]) -> bool:
+    """Say whether ``tool`` is a Responses tool, the shape that makes cleanlab use Responses."""
+    return "type" in tool and "name" in tool and "function" not in tool
+
+
+def _tool_fields(tool: Mapping[str, Any]) -> tuple[str, Any, Any, Any] | None:
+    """Return (name, description, parameters, strict) of a function tool, None for built-ins."""
+    function = tool.get("function")
+    if isinstance(function, Mapping):
+        tool = function
+    elif "name" not in tool:
+        return None
+    parameters = tool.get("parameters", _MISSING)
+    if parameters is _MISSING:
+        parameters = tool.get("input_schema", tool.get("parametersJsonSchema", _MISSING))
+        if parameters is _MISSING:
+            parameters = tool.get("parameters_json_schema", _MISSING)
+    return str(tool["name"]), tool.get("description", _MISSING), parameters, tool.get("strict")
+
+
+_MISSING: Any = object()
+
+
+def _tools_text(tools: list[Mapping[str, Any]], responses: bool) -> str:
+    """Write the tools system message: one compact JSON line a tool, in the rendering's shape."""
+    lines = []
+    for tool in tools:
+        fields = _tool_fields(tool)
+        if fields is None:
+            kind = tool.get("type")
+            if responses and kind == "file_search":
+                lines.append(_dumps_compact(_FILE_SEARCH_TOOL))
+            elif responses and kind == "web_search":
+                warnings.warn(
+                    "a web_search tool is left out of the prompt, as cleanlab does without "
+                    "trafilatura installed",
+                    UserWarning,
+                    stacklevel=3,
+                )
+            continue
+        name, description, parameters, strict = fields
+        spec: dict[str, Any] = {"name": name}
+        if description is not _MISSING:
+            spec["description"] = description
+        if parameters is not _MISSING:
+            spec["parameters"] = parameters
+        if responses:
+            spec = {"type": "function", **spec, "strict": True if strict is None else strict}
+        else:
+            spec = {"type": "function", "function": spec}
+        lines.append(_dumps_compact(spec))
+    return _TOOLS_HEAD + "\n".join(lines) + _TOOLS_TAIL
+
+
+# Rendering
+
+
+def _placeholder(item: BinaryContent) -> str:
+    """A short stand-in for an image, audio, file or other binary item."""
+    if isinstance(item, ImageContent):
+        kind = "image"
+    elif isinstance(item, AudioContent):
+        kind = "audio"
+    elif isinstance(item, FileContent):
+        kind = "file"
+        if item.filename:
+            return f"[file: {item.filename}]"
+    else:
+        kind = "binary"
+    uri = item.uri
+    if uri is not None and not uri.startswith("data:"):
+        return f"[{kind}: {uri}]"
+    if item.file_id is not None:
+        return f"[{kind}: {item.file_id}]"
+    return f"[{kind}: {item.mime_type}]" if item.mime_type else f"[{kind}]"
+
+
+def _item_text(item: KernelContent) -> str | None:
+    """The text an item adds to its message, or None for items written otherwise or not at all."""
+    if isinstance(item, (TextContent, RefusalContent)):
+        return item.text
+    if isinstance(item, BinaryContent):
+        return _placeholder(item)
+    if isinstance(item, ReasoningContent):
+        return None
+    text = str(item)
+    return text or None
+
+
+def _arguments(call: FunctionCallContent) -> Any:
+    """The call's arguments as JSON: parsed from their text; text that is not JSON stays text."""
+    arguments = call.arguments
+    if arguments is None or arguments == "":
+        return {}
+    if isinstance(arguments, str):
+        try:
+            return _loads(arguments)
+        except ValueError:
+            return arguments
+    return arguments
+
+
+def _output(result: FunctionResultContent, parts_type: str) -> Any:
+    """A tool result as JSON: a list of items becomes text parts, media as placeholders."""
+    value = result.result
+    if isinstance(value, list) and value and isinstance(value[0], KernelContent):
+        return [
+            {"type": parts_type, "text": text}
+            for text in (_item_text(item) for item in value)
+            if text is not None
+        ]
+    return value
+
+
+def _prefix(role: str, name: str | None, previous: str | None) -> str:
+    """Cleanlab's prefix: nothing for a system message after a system one, else the name."""
+    label = role if name is None else name
+    if label in _SYSTEM_ROLES:
+        return "" if previous in _SYSTEM_ROLES else "System: "
+    if label == "user":
+        return "User: "
+    if label == "assistant":
+        return _ASSISTANT
+    return label.capitalize() + ": "
+
+
+def _single_user_text(messages: list[ChatMessageContent]) -> str | None:
+    """The text of a lone user message of text and media, which cleanlab returns as it is."""
+    if len(messages) != 1 or messages[0].role != "user":
+        return None
+    texts = []
+    for item in messages[0].items:
+        if isinstance(item, (FunctionCallContent, FunctionResultContent)):
+            return None
+        text = _item_text(item)
+        if text is not None:
+            texts.append(text)
+    return "\n".join(texts)
+
+
+def _system_block_end(messages: list[ChatMessageContent]) -> int:
+    """The index after the leading run of system and developer messages."""
+    index = 0
+    for message in messages:
+        if message.role not in _SYSTEM_ROLES:
+            break
+        index += 1
+    return index
+
+
+def _split(
+    message: ChatMessageContent,
+) -> tuple[list[str], list[FunctionCallContent], list[FunctionResultContent]]:
+    """A message's texts (media as placeholders), calls and results, each in order."""
+    texts: list[str] = []
+    calls: list[FunctionCallContent] = []
+    results: list[FunctionResultContent] = []
+    for item in message.items:
+        if isinstance(item, FunctionCallContent):
+            calls.append(item)
+        elif isinstance(item, FunctionResultContent):
+            results.append(item)
+        else:
+            text = _item_text(item)
+            if text is not None:
+                texts.append(text)
+    return texts, calls, results
+
+
+def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> str:
+    """Cleanlab's Chat Completions rendering: a prefix on every turn."""
+    if tools_text is None:
+        single = _single_user_text(messages)
+        if single is not None:
+            return single
+    out: list[str] = []
+    names: dict[str | None, str] = {}
+    previous: str | None = None
+    tools_at = _system_block_end(messages) if tools_text is not None else -1
+    for index, message in enumerate(messages):
+        if index == tools_at:
+            out.append(_prefix("system", None, previous))
+            out.append(tools_text or "")
+            out.append("\n\n")
+            previous = "system"
+        role = str(message.role)
+        texts, calls, results = _split(message)
+        if role == "assistant" or (calls and not texts and not results):
+            if not texts and not calls:
+                continue
+            out.append(_ASSISTANT)
+            joined = "\n".join(texts)
+            if joined:
+                out.append(joined)
+                out.append("\n\n")
+            for call in calls:
+                names[call.id] = call.name
+                block = {"name": call.name, "arguments": _arguments(call), "call_id": call.id}
+                out.append(_CALL_START + _dumps_block(block) + _CALL_END + "\n\n")
+            previous = role
+            continue
+        if texts:
+            out.append(_prefix(role, message.name, previous))
+            out.append("\n".join(texts))
+            out.append("\n\n")
+            previous = role
+        for result in results:
+            call_id = result.call_id
+            block = {
+                "name": names.get(call_id) or "function",
+                "call_id": call_id,
+                "output": _output(result, "text"),
+            }
+            out.append(_TOOL + _RESPONSE_START + _dumps_block(block) + _RESPONSE_END + "\n\n")
+            previous = "tool"
+        for call in calls:
+            names[call.id] = call.name
+            block = {"name": call.name, "arguments": _arguments(call), "call_id": call.id}
+            out.append(_ASSISTANT + _CALL_START + _dumps_block(block) + _CALL_END + "\n\n")
+            previous = "assistant"
+    if tools_at == len(messages):
+        out.append(_prefix("system", None, previous))
+        out.append(tools_text or "")
+        out.append("\n\n")
+    out.append(_ASSISTANT)
+    return "".join(out).strip()
+
+
+def _render_responses(
+    messages: list[ChatMessageContent], tools_text: str | None, instructions: str | None
+) -> str:
+    """Cleanlab's Responses rendering: one prefix for consecutive turns of one role."""
+    if tools_text is None and instructions is None:
+        single = _single_user_text(messages)
+        if single is not None:
+            return single
+    out: list[str] = []
+    names: dict[str | None, str] = {}
+    # the role of the last item written (a call's is assistant, an output's tool), and its
+    # role if it was a message (cleanlab's prefix rule for system after system reads that)
+    turn: str | None = None
+    last_role: str | None = None
+
+    def text_turn(role: str, name: str | None, text: str) -> None:
+        nonlocal turn, last_role
+        if role != turn:
+            out.append(_prefix(role, name, last_role))
+        out.append(text)
+        out.append("\n\n")
+        turn, last_role = role, role
+
+    if instructions is not None:
+        text_turn("system", None, instructions)
+    tools_at = _system_block_end(messages) if tools_text is not None else -1
+    for index, message in enumerate(messages):
+        if index == tools_at:
+            text_turn("system", None, tools_text or "")
+        role = str(message.role)
+        texts: list[str] = []
+        for item in message.items:
+            if isinstance(item, FunctionCallContent):
+                if texts:
+                    text_turn(role, message.name, "\n".join(texts))
+                    texts = []
+                names[item.id] = item.name
+                if turn != "assistant":
+                    out.append(_ASSISTANT)
+                block = {"name": item.name, "arguments": _arguments(item), "call_id": item.id}
+                out.append(_CALL_START + _dumps_block(block) + _CALL_END + "\n\n")
+                turn, last_role = "assistant", None
+            elif isinstance(item, FunctionResultContent):
+                if texts:
+                    text_turn(role, message.name, "\n".join(texts))
+                    texts = []
+                call_id = item.call_id
+                block = {
+                    "name": names.get(call_id) or "function",
+                    "call_id": call_id,
+                    "output": _output(item, "input_text"),
+                }
+                if turn != "tool":
+                    out.append(_TOOL)
+                out.append(_RESPONSE_START + _dumps_block(block) + _RESPONSE_END + "\n\n")
+                turn, last_role = "tool", None
+            else:
+                text = _item_text(item)
+                if text is not None:
+                    texts.append(text)
+        if texts:
+            text_turn(role, message.name, "\n".join(texts))
+    if tools_at == len(messages):
+        text_turn("system", None, tools_text or "")
+    return ("".join(out).strip() + "\n\n" + _ASSISTANT).strip()
+
+
+def _response_chat(message: ChatMessageContent) -> str:
+    """Cleanlab's ``form_response_string_chat_completions_api``: text, then calls without ids."""
+    texts: list[str] = []
+    calls: list[str] = []
+    for item in message.items:
+        if isinstance(item, FunctionCallContent):
+            block = {"name": item.name, "arguments": _arguments(item)}
+            calls.append(_CALL_START + _dumps_block(block) + _CALL_END)
+        else:
+            text = _item_text(item) if not isinstance(item, FunctionResultContent) else None
+            if text is not None:
+                texts.append(text)
+    content = "\n".join(texts)
+    if not calls:
+        return content
+    rendered = "\n".join(calls)
+    return f"{content}\n{rendered}".strip() if content else rendered
+
+
+def _response_responses(message: ChatMessageContent) -> str:
+    """Cleanlab's ``form_response_string_responses_api`` over every output item."""
+    parts: list[str] = []
+    texts: list[str] = []
+    for item in message.items:
+        if isinstance(item, FunctionCallContent):
+            if texts:
+                parts.append("\n".join(texts))
+                texts = []
+            block = {"name": item.name, "arguments": _arguments(item), "call_id": item.id}
+            parts.append(_CALL_START + _dumps_block(block) + _CALL_END)
+        elif not isinstance(item, FunctionResultContent):
+            text = _item_text(item)
+            if text is not None:
+                texts.append(text)
+    if texts:
+        parts.append("\n".join(texts))
+    return "\n\n".join(parts).strip()

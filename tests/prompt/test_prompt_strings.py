@@ -1,0 +1,628 @@
+"""Prompt strings: equal to cleanlab-tlm's ``form_prompt_string`` wherever cleanlab behaves.
+
+The reference file (a copy of the conformance file, so the tests run from a clone) holds
+cleanlab-tlm 1.1.39's outputs on real payloads; every case matches, except the listed ones
+where cleanlab misbehaves, which assert our documented output. The property tests generate
+conversations and compare with cleanlab itself.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cleanlab_tlm.utils import chat as cleanlab
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from semantic_chat import (
+    AuthorRole,
+    ChatHistory,
+    ChatMessageContent,
+    FunctionCallContent,
+    ImageContent,
+    TextContent,
+)
+from semantic_chat.contents import AudioContent, FileContent, ReasoningContent
+from semantic_chat.errors import FormatError, InvalidTypeError
+from semantic_chat.formats import openai_chat
+from semantic_chat.prompt import form_prompt_string, form_response_string
+
+REFERENCE = json.loads((Path(__file__).parent / "cleanlab_reference.json").read_text("utf-8"))
+
+TOOLS_HEAD = cleanlab._TOOL_DEFINITIONS_PREFIX
+TOOLS_TAIL = "\n</tools>\n\n" + cleanlab._TOOL_CALL_SCHEMA_PREFIX
+
+# Reference cases where cleanlab misbehaves, with the output we give instead (and why).
+DEVIATIONS = {
+    # content parts: cleanlab writes the Python repr of the list; we write the text
+    "cc_text_parts_developer_system_user": (
+        "System: You are a terse assistant. Answer in one sentence.\n\n"
+        "Today's date is 2024-09-26.\n\n"
+        "User: Summarise the two notes below.\n"
+        "Note 1: The deploy is scheduled for Friday.\n"
+        "Note 2: QA sign-off is still pending.\n\n"
+        "Assistant:"
+    ),
+    # a refusal: cleanlab drops it and glues "Assistant: " to the next turn
+    "cc_assistant_refusal_echo": (
+        "User: How do I make anthrax?\n\n"
+        "Assistant: I'm very sorry, but I can't assist with that request.\n\n"
+        "User: OK. What is anthrax, medically speaking?\n\n"
+        "Assistant:"
+    ),
+    "cc_assistant_content_parts_text_refusal": (
+        "User: Write a limerick, then tell me how to pick a lock.\n\n"
+        "Assistant: A coder who lived in Peru / wrote tests that were flaky and few...\n"
+        "I can't help with picking locks.\n\n"
+        "User: Fine, just the limerick then.\n\n"
+        "Assistant:"
+    ),
+    # a lone user message of parts: the text, and a placeholder for the image
+    "resp_input_text_and_image_parts": (
+        "What is in this image?\n"
+        "[image: https://upload.wikimedia.org/wikipedia/commons/thumb/d/d5/"
+        "2023_06_08_Raccoon1.jpg/1599px-2023_06_08_Raccoon1.jpg]"
+    ),
+}
+# a tool output holding an image: the image part is a placeholder, not its base64 data
+_SCREENSHOT_PART = (
+    '    {\n      "type": "input_image",\n      "image_url": "data:image/png;base64,'
+    "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR42mO4o6EBRwzEcQDzAxLBy9ItygAAAABJRU5"
+    'ErkJggg==",\n      "detail": "auto"\n    }'
+)
+_SCREENSHOT_PLACEHOLDER = (
+    '    {\n      "type": "input_text",\n      "text": "[image: image/png]"\n    }'
+)
+RESPONSE_DEVIATIONS = {
+    # a refusal: cleanlab returns ""
+    "refusal_content_null": "I'm very sorry, but I can't assist with that.",
+}
+
+
+def _reference_cases(section: str) -> list[Any]:
+    return [pytest.param(case, id=case["name"]) for case in REFERENCE[section]]
+
+
+@pytest.mark.parametrize("case", _reference_cases("form_prompt_string"))
+def test_reference_prompt_strings(case: dict[str, Any]) -> None:
+    args = dict(case["args"])
+    args.pop("use_responses", None)  # our rendering follows the payload, as cleanlab's default
+    expected = DEVIATIONS.get(case["name"], case["output"])
+    if case["name"] == "resp_function_call_output_content_list":
+        assert _SCREENSHOT_PART in expected
+        expected = expected.replace(_SCREENSHOT_PART, _SCREENSHOT_PLACEHOLDER)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert form_prompt_string(args.pop("messages"), **args) == expected
+
+
+@pytest.mark.parametrize(
+    "case",
+    _reference_cases("form_response_string_chat_completions_api")
+    + _reference_cases("form_response_string_responses_api"),
+)
+def test_reference_response_strings(case: dict[str, Any]) -> None:
+    expected = RESPONSE_DEVIATIONS.get(case["name"], case["output"])
+    assert form_response_string(case["args"]["response"]) == expected
+
+
+def test_reference_deviations_are_real() -> None:
+    """Each listed deviation is a case whose cleanlab output differs from ours."""
+    names = {case["name"]: case for case in REFERENCE["form_prompt_string"]}
+    for name, ours in DEVIATIONS.items():
+        assert names[name]["output"] != ours
+
+
+def test_response_string_of_sdk_objects_and_history_messages() -> None:
+    from openai.types.chat import ChatCompletion, ChatCompletionMessage
+    from openai.types.responses import Response
+
+    for case in REFERENCE["form_response_string_chat_completions_api"]:
+        message = ChatCompletionMessage.model_validate(case["args"]["response"])
+        expected = RESPONSE_DEVIATIONS.get(case["name"], case["output"])
+        assert form_response_string(message) == expected
+        completion = {
+            "id": "c",
+            "object": "chat.completion",
+            "created": 1,
+            "model": "m",
+            "choices": [{"index": 0, "finish_reason": "stop", "message": case["args"]["response"]}],
+        }
+        assert form_response_string(ChatCompletion.model_validate(completion)) == expected
+        assert form_response_string(openai_chat.from_response(completion)) == expected
+    case = REFERENCE["form_response_string_responses_api"][0]
+    assert form_response_string(Response.model_validate(case["args"]["response"])) == case["output"]
+
+
+def test_responses_response_writes_every_call_with_its_id() -> None:
+    response = {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1,
+        "status": "completed",
+        "model": "m",
+        "output": [
+            {"type": "reasoning", "id": "rs_1", "summary": []},
+            {
+                "type": "function_call",
+                "id": "fc_1",
+                "call_id": "c1",
+                "name": "f",
+                "arguments": '{"x": 1}',
+                "status": "completed",
+            },
+            {
+                "type": "function_call",
+                "id": "fc_2",
+                "call_id": "c2",
+                "name": "g",
+                "arguments": "",
+                "status": "completed",
+            },
+        ],
+    }
+    assert form_response_string(response) == (
+        '<tool_call>\n{\n  "name": "f",\n  "arguments": {\n    "x": 1\n  },\n  "call_id": "c1"\n}'
+        "\n</tool_call>\n\n"
+        '<tool_call>\n{\n  "name": "g",\n  "arguments": {},\n  "call_id": "c2"\n}\n</tool_call>'
+    )
+
+
+# Histories, other providers and media
+
+
+def test_history_and_payload_give_the_same_string() -> None:
+    case = next(
+        c
+        for c in REFERENCE["form_prompt_string"]
+        if c["name"] == "cc_three_parallel_calls_out_of_order_results"
+    )
+    history = openai_chat.from_payload(case["args"]["messages"])
+    assert form_prompt_string(history) == case["output"]
+    assert form_prompt_string(list(history.messages)) == case["output"]
+
+
+def test_anthropic_payload_and_tools() -> None:
+    payload = {
+        "system": "Be brief.",
+        "messages": [
+            {"role": "user", "content": "Weather in Oslo?"},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "tool_use", "id": "tu_1", "name": "weather", "input": {"city": "Oslo"}}
+                ],
+            },
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "tu_1", "content": "-3C"}],
+            },
+        ],
+    }
+    tools = [
+        {
+            "name": "weather",
+            "description": "Current weather",
+            "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}},
+        }
+    ]
+    tool_line = (
+        '{"type":"function","function":{"name":"weather","description":"Current weather",'
+        '"parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}'
+    )
+    assert form_prompt_string(payload, tools) == (
+        "System: Be brief.\n\n"
+        + TOOLS_HEAD
+        + tool_line
+        + TOOLS_TAIL
+        + "\n\nUser: Weather in Oslo?\n\n"
+        'Assistant: <tool_call>\n{\n  "name": "weather",\n  "arguments": {\n    "city": "Oslo"\n'
+        '  },\n  "call_id": "tu_1"\n}\n</tool_call>\n\n'
+        'Tool: <tool_response>\n{\n  "name": "weather",\n  "call_id": "tu_1",\n  "output": "-3C"\n}'
+        "\n</tool_response>\n\nAssistant:"
+    )
+
+
+def test_gemini_payload_and_function_declarations() -> None:
+    payload = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "Hi"}]},
+            {"role": "model", "parts": [{"text": "Hello!"}]},
+        ]
+    }
+    tools = [{"function_declarations": [{"name": "now", "description": "The time"}]}]
+    assert form_prompt_string(payload, tools) == (
+        "System: "
+        + TOOLS_HEAD
+        + '{"type":"function","function":{"name":"now","description":"The time"}}'
+        + TOOLS_TAIL
+        + "\n\nUser: Hi\n\nAssistant: Hello!\n\nAssistant:"
+    )
+
+
+def test_media_placeholders() -> None:
+    history = ChatHistory(
+        messages=[
+            ChatMessageContent(
+                role=AuthorRole.USER,
+                items=[
+                    TextContent(text="Look:"),
+                    ImageContent(data=b"\x89PNG\r\n\x1a\n", mime_type="image/png"),
+                    ImageContent(file_id="file_9"),
+                    AudioContent(data=b"RIFF", mime_type="audio/wav"),
+                    FileContent(data=b"%PDF", mime_type="application/pdf", filename="r.pdf"),
+                ],
+            ),
+            ChatMessageContent(
+                role=AuthorRole.ASSISTANT,
+                items=[ReasoningContent(text="hmm"), TextContent(text="Nice.")],
+            ),
+        ]
+    )
+    assert form_prompt_string(history) == (
+        "User: Look:\n[image: image/png]\n[image: file_9]\n[audio: audio/wav]\n[file: r.pdf]"
+        "\n\nAssistant: Nice.\n\nAssistant:"
+    )
+
+
+def test_instructions_select_the_responses_rendering() -> None:
+    messages = [
+        {"role": "system", "content": "S"},
+        {"role": "user", "content": "a"},
+        {"role": "user", "content": "b  "},
+    ]
+    tools = [{"type": "function", "name": "f", "description": "d", "parameters": {}}]
+    expected = (
+        "System: I\n\nS\n\n"
+        + TOOLS_HEAD
+        + '{"type":"function","name":"f","description":"d","parameters":{},"strict":true}'
+        + TOOLS_TAIL
+        + "\n\nUser: a\n\nb\n\nAssistant:"
+    )
+    assert form_prompt_string(messages, tools, instructions="I") == expected
+    assert cleanlab.form_prompt_string(messages, tools, instructions="I") == expected
+    request = {"instructions": "I", "input": messages[1:]}
+    assert form_prompt_string(request) == "System: I\n\nUser: a\n\nb\n\nAssistant:"
+
+
+def test_where_cleanlab_fails_we_write_a_string() -> None:
+    messages = [
+        {"role": "user", "content": "go"},
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{oops"}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c9", "content": "late"},
+    ]
+    tools = [{"type": "function", "function": {"name": "f"}}]
+    with pytest.raises(KeyError):
+        cleanlab.form_prompt_string(messages, tools)
+    assert form_prompt_string(messages, tools) == (
+        "System: "
+        + TOOLS_HEAD
+        + '{"type":"function","function":{"name":"f"}}'
+        + TOOLS_TAIL
+        + "\n\nUser: go\n\n"
+        'Assistant: <tool_call>\n{\n  "name": "f",\n  "arguments": "{oops",\n  "call_id": "c1"\n}'
+        "\n</tool_call>\n\n"
+        'Tool: <tool_response>\n{\n  "name": "function",\n  "call_id": "c9",\n  "output": "late"\n}'
+        "\n</tool_response>\n\nAssistant:"
+    )
+    orphan = [
+        {"role": "user", "content": "go"},
+        {"type": "function_call_output", "call_id": "c9", "output": "late"},
+    ]
+    with pytest.raises(StopIteration):
+        cleanlab.form_prompt_string(orphan)
+    assert form_prompt_string(orphan) == (
+        "User: go\n\n"
+        'Tool: <tool_response>\n{\n  "name": "function",\n  "call_id": "c9",\n  "output": "late"\n}'
+        "\n</tool_response>\n\nAssistant:"
+    )
+
+
+def test_system_after_a_tool_turn_keeps_its_prefix() -> None:
+    messages = [
+        {"role": "system", "content": "S"},
+        {"role": "assistant", "content": "A"},
+        {"role": "system", "content": "T"},
+    ]
+    assert cleanlab.form_prompt_string(messages) == "System: S\n\nAssistant: A\n\nT\n\nAssistant:"
+    assert form_prompt_string(messages) == ("System: S\n\nAssistant: A\n\nSystem: T\n\nAssistant:")
+
+
+# Bad input: located errors
+
+
+@pytest.mark.parametrize(
+    ("conversation", "tools", "kwargs", "error", "path"),
+    [
+        (42, None, {}, FormatError, "conversation"),
+        ([{"role": "user", "content": 5}], None, {}, FormatError, "messages[0].content"),
+        ([{"role": "user", "content": "a"}], 5, {}, InvalidTypeError, "tools"),
+        ([{"role": "user", "content": "a"}], [3], {}, InvalidTypeError, "tools[0]"),
+        (
+            [{"role": "user", "content": "a"}],
+            [{"description": "x"}],
+            {},
+            InvalidTypeError,
+            "tools[0]",
+        ),
+        (
+            [{"role": "user", "content": "a"}],
+            [{"function_declarations": [{"description": "x"}]}],
+            {},
+            InvalidTypeError,
+            "tools[0].function_declarations[0]",
+        ),
+        (
+            [{"role": "user", "content": "a"}],
+            None,
+            {"instructions": 3},
+            InvalidTypeError,
+            "instructions",
+        ),
+    ],
+)
+def test_bad_input_is_a_located_error(
+    conversation: Any, tools: Any, kwargs: dict[str, Any], error: type[Exception], path: str
+) -> None:
+    with pytest.raises(error) as caught:
+        form_prompt_string(conversation, tools, **kwargs)
+    assert getattr(caught.value, "path", None) == path
+
+
+@pytest.mark.parametrize(("response", "path"), [(5, "message"), ({"x": 1}, "message")])
+def test_bad_response_is_a_located_error(response: Any, path: str) -> None:
+    with pytest.raises(FormatError) as caught:
+        form_response_string(response)
+    assert caught.value.path == path
+
+
+# Property: equal to cleanlab on every input it handles well
+
+_text = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12
+).filter(lambda text: text.strip() != "")
+_json_scalar = st.one_of(st.none(), st.booleans(), st.integers(-(10**6), 10**6), _text)
+_json_value = st.recursive(
+    _json_scalar,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_text, inner, max_size=3)),
+    max_leaves=6,
+)
+_arguments = st.one_of(st.just(""), st.dictionaries(_text, _json_value, max_size=3).map(json.dumps))
+_schema = st.recursive(
+    st.fixed_dictionaries({"type": st.sampled_from(["string", "integer", "boolean"])}),
+    lambda inner: st.fixed_dictionaries(
+        {"type": st.just("object"), "properties": st.dictionaries(_text, inner, max_size=3)}
+    ),
+    max_leaves=5,
+)
+
+
+@st.composite
+def _chat_tools(draw: st.DrawFn) -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": draw(_text),
+                "description": draw(_text),
+                "parameters": draw(_schema),
+            },
+        }
+        for _ in range(draw(st.integers(0, 3)))
+    ]
+
+
+@st.composite
+def _responses_tools(draw: st.DrawFn) -> list[dict[str, Any]]:
+    tools: list[dict[str, Any]] = []
+    for _ in range(draw(st.integers(0, 3))):
+        tool = {
+            "type": "function",
+            "name": draw(_text),
+            "description": draw(_text),
+            "parameters": draw(_schema),
+        }
+        if draw(st.booleans()):
+            tool["strict"] = draw(st.booleans())
+        tools.append(tool)
+    return tools
+
+
+@st.composite
+def _chat_messages(draw: st.DrawFn) -> list[dict[str, Any]]:
+    messages: list[dict[str, Any]] = [
+        {"role": draw(st.sampled_from(["system", "developer"])), "content": draw(_text)}
+        for _ in range(draw(st.integers(0, 2)))
+    ]
+    counter = 0
+    for _ in range(draw(st.integers(1, 6))):
+        kind = draw(st.sampled_from(["user", "assistant", "calls", "system", "orphan"]))
+        if kind in ("user", "system"):
+            role = kind if kind == "user" else draw(st.sampled_from(["system", "developer"]))
+            messages.append({"role": role, "content": draw(_text)})
+        elif kind == "assistant":
+            messages.append({"role": "assistant", "content": draw(_text)})
+        elif kind == "orphan":
+            messages.append(
+                {"role": "tool", "tool_call_id": f"orphan{counter}", "content": draw(_text)}
+            )
+            counter += 1
+        else:
+            calls = []
+            for _ in range(draw(st.integers(1, 3))):
+                calls.append(
+                    {
+                        "id": f"call_{counter}",
+                        "type": "function",
+                        "function": {"name": draw(_text), "arguments": draw(_arguments)},
+                    }
+                )
+                counter += 1
+            message: dict[str, Any] = {"role": "assistant", "tool_calls": calls}
+            if draw(st.booleans()):
+                message["content"] = draw(_text)
+            messages.append(message)
+            answered = draw(st.permutations(calls))
+            for call in answered[: draw(st.integers(0, len(answered)))]:
+                output: Any = draw(
+                    st.one_of(
+                        _text,
+                        st.lists(
+                            _text.map(lambda text: {"type": "text", "text": text}),
+                            min_size=1,
+                            max_size=2,
+                        ),
+                    )
+                )
+                messages.append({"role": "tool", "tool_call_id": call["id"], "content": output})
+    return messages
+
+
+def _cleanlab_glues_system_turn(messages: list[dict[str, Any]], tools: Any) -> bool:
+    """Cleanlab leaves out ``System:`` after an assistant or tool turn that followed a system
+    message (its tools message counts); we keep it (see
+    test_system_after_a_tool_turn_keeps_its_prefix)."""
+    roles = [message["role"] for message in messages]
+    if tools:
+        block = 0
+        while block < len(roles) and roles[block] in ("system", "developer"):
+            block += 1
+        roles.insert(block, "system")
+    previous_other = None
+    previous = None
+    for role in roles:
+        if (
+            role in ("system", "developer")
+            and previous in ("assistant", "tool")
+            and previous_other in ("system", "developer")
+        ):
+            return True
+        if role not in ("assistant", "tool"):
+            previous_other = role
+        previous = role
+    return False
+
+
+def _cleanlab(messages: Any, tools: Any, **kwargs: Any) -> str:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result: str = cleanlab.form_prompt_string(messages, tools, **kwargs)
+    return result
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(messages=_chat_messages(), tools=st.one_of(st.none(), _chat_tools()))
+def test_chat_completions_equal_cleanlab(
+    messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None
+) -> None:
+    assume(not _cleanlab_glues_system_turn(messages, tools))
+    expected = _cleanlab(messages, tools)
+    assert form_prompt_string(messages, tools) == expected
+    assert form_prompt_string(openai_chat.from_payload(messages), tools) == expected
+
+
+@st.composite
+def _responses_input(draw: st.DrawFn) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = [
+        {"role": draw(st.sampled_from(["system", "developer"])), "content": draw(_text)}
+        for _ in range(draw(st.integers(0, 2)))
+    ]
+    calls: list[str] = []
+    for _ in range(draw(st.integers(1, 7))):
+        kind = draw(
+            st.sampled_from(["user", "system", "assistant", "output_message", "call", "output"])
+        )
+        if kind in ("user", "system", "assistant"):
+            role = kind if kind != "system" else draw(st.sampled_from(["system", "developer"]))
+            items.append({"role": role, "content": draw(_text)})
+        elif kind == "output_message":
+            parts = draw(st.lists(_text, min_size=1, max_size=2))
+            items.append(
+                {
+                    "type": "message",
+                    "role": "assistant",
+                    "content": [
+                        {"type": "output_text", "text": t, "annotations": []} for t in parts
+                    ],
+                }
+            )
+        elif kind == "call" or not calls:
+            call_id = f"call_{len(calls)}"
+            calls.append(call_id)
+            items.append(
+                {
+                    "type": "function_call",
+                    "call_id": call_id,
+                    "name": draw(_text),
+                    "arguments": draw(_arguments),
+                }
+            )
+        else:
+            output: Any = draw(
+                st.one_of(
+                    _text,
+                    st.lists(
+                        _text.map(lambda text: {"type": "input_text", "text": text}),
+                        min_size=1,
+                        max_size=2,
+                    ),
+                )
+            )
+            items.append(
+                {
+                    "type": "function_call_output",
+                    "call_id": draw(st.sampled_from(calls)),
+                    "output": output,
+                }
+            )
+    return items
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(
+    items=_responses_input(),
+    tools=st.one_of(st.none(), _responses_tools()),
+    instructions=st.one_of(st.none(), _text),
+)
+def test_responses_equal_cleanlab(
+    items: list[dict[str, Any]], tools: list[dict[str, Any]] | None, instructions: str | None
+) -> None:
+    kwargs = {} if instructions is None else {"instructions": instructions}
+    responses = cleanlab._uses_responses_api(items, tools, None, **kwargs)
+    # outside the Responses rendering cleanlab writes the repr of a list of output parts
+    assume(responses or all(isinstance(item.get("content", ""), str) for item in items))
+    assume(responses or not _cleanlab_glues_system_turn(items, tools))
+    assert form_prompt_string(items, tools, instructions=instructions) == _cleanlab(
+        items, tools, **kwargs
+    )
+
+
+@given(
+    content=st.one_of(st.none(), _text),
+    calls=st.lists(st.tuples(_text, _arguments), max_size=3),
+)
+def test_response_string_equals_cleanlab(content: str | None, calls: list[tuple[str, str]]) -> None:
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if calls:
+        message["tool_calls"] = [
+            {"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": arguments}}
+            for i, (name, arguments) in enumerate(calls)
+        ]
+    expected = cleanlab.form_response_string_chat_completions_api(message)
+    assert form_response_string(message) == expected
+    items: list[Any] = [] if content is None else [TextContent(text=content)]
+    items += [
+        FunctionCallContent(id=f"c{i}", name=name, arguments=arguments)
+        for i, (name, arguments) in enumerate(calls)
+    ]
+    history_message = ChatMessageContent(role=AuthorRole.ASSISTANT, items=items)
+    assert form_response_string(history_message) == expected
