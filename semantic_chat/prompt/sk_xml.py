@@ -81,6 +81,11 @@ _ATTR_ESCAPES = str.maketrans(
 )
 
 
+# Semantic Kernel writes bytes it holds raw as ``data:audio/wav;,<bytes as text>``: the empty
+# parameter before the comma is its, not the media type's (we always write base64).
+_SK_RAW_DATA = re.compile(r"data:[^,;]*(?:;[^,;]+)*;,", re.IGNORECASE)
+
+
 def _picture(match: re.Match[str]) -> str:
     code = ord(match.group())
     return chr(0x2400 + code) if code < 0x20 else "\ufffd"
@@ -430,13 +435,17 @@ _DECLARATIONS = (
 
 def _syntax_error(document: _Document, byte_index: int, error: expat.ExpatError) -> FormatError:
     """The error for XML expat could not read, naming a refused declaration where there is one."""
-    rest = document.data[byte_index : byte_index + 16].decode("utf-8", "replace")
+    data = document.data
+    if data[byte_index - 2 : byte_index] in (b"<!", b"</"):  # expat points past these
+        byte_index -= 2
+    rest = data[byte_index : byte_index + 16].decode("utf-8", "replace")
     for opening, what in _DECLARATIONS:
         if rest.upper().startswith(opening):
             return document.error(byte_index, f"{what} is refused (no DTDs, no entities)")
+    end = len(data) - len(_CLOSE)
+    if byte_index >= end:
+        return document.error(end, "not well-formed XML: an element is not closed")
     reason = expat.ErrorString(error.code) or str(error)
-    if rest.startswith(_CLOSE) and byte_index >= len(document.data) - len(_CLOSE):
-        reason = f"an element is not closed ({reason})"
     return document.error(byte_index, f"not well-formed XML: {reason}")
 
 
@@ -444,11 +453,12 @@ def from_prompt(text: str) -> ChatHistory:
     """Read Semantic Kernel's XML prompt format into a history.
 
     Accepts what `to_prompt` and Semantic Kernel's ``to_prompt`` write, and rendered prompts:
-    ``<message>`` elements inside ``<chat_history>`` or not. Text before the first message
-    (with surrounding whitespace removed) is a system message, as in Semantic Kernel; other
-    text outside message elements, and elements that are not messages, are appended as text to
-    the message before them (or make a user message when there is none), where Semantic Kernel
-    drops the text between messages. Inside a message, text outside item elements becomes its
+    ``<message>`` elements inside ``<chat_history>`` or not. As in Semantic Kernel, text before
+    the first message is a system message (a user message when it is all there is), text after
+    a message a user message (both with surrounding whitespace removed), and an element that
+    is not a message is text appended to the message before it (or a user message when there
+    is none), with the text that follows it. Inside ``<chat_history>`` the same holds, where
+    Semantic Kernel drops such text. Inside a message, text outside item elements becomes its
     own text item (whitespace between elements is layout, not text), and an unknown element
     becomes a text item of its markup. Entities are decoded once; Semantic Kernel's
     ``<annotation>`` becomes a `Citation` on the text item before it. A message's
@@ -489,26 +499,38 @@ class _Reader:
 
     def history(self, root: _Node) -> ChatHistory:
         self.read_level(root, "", top=True)
-        return ChatHistory(self.messages)
+        messages = self.messages
+        if len(messages) == 1 and messages[0].role == "system" and not any(
+            isinstance(child, _Node) for child in root.children
+        ):
+            messages[0].role = "user"  # a prompt of text only is the user's, as in SK
+        return ChatHistory(messages)
 
     def read_level(self, parent: _Node, prefix: str, *, top: bool) -> None:
         """Read the messages among ``parent``'s children, and the text around them."""
         messages = 0
+        after_message = False
         for position, child in enumerate(parent.children):
             if isinstance(child, str):
                 if not child.strip():
                     continue
                 if top and position == 0:
                     self.messages.append(ChatMessageContent("system", child.strip()))
+                elif after_message:
+                    self.messages.append(ChatMessageContent("user", child.strip()))
                 else:
                     self.loose_text(child)
+                after_message = False
             elif child.tag == "message":
                 self.messages.append(self.message(child, f"{prefix}message[{messages}]"))
                 messages += 1
+                after_message = True
             elif child.tag == "chat_history" and top:
                 self.read_level(child, "chat_history.", top=False)
+                after_message = True
             else:
                 self.loose_text(_markup(child))
+                after_message = False
 
     def loose_text(self, text: str) -> None:
         if self.messages:
@@ -674,7 +696,10 @@ class _Reader:
         if data:
             if data[:5].lower() != "data:":
                 self.fail(node, path, f"<{tag}> holds text that is not a data URI")
-            return cls.from_data_uri(data, **fields)
+            item = cls.from_data_uri(data, **fields)
+            if _SK_RAW_DATA.match(data) and item.mime_type:  # SK's raw bytes: "data:x/y;,"
+                item.mime_type = item.mime_type.rstrip(";")
+            return item
         return cls(uri=uri, file_id=file_id, mime_type=extras.get("mime_type"), **fields)
 
     def call_item(self, node: _Node, extras: dict[str, Any], path: str) -> KernelContent:
