@@ -36,6 +36,7 @@ Where cleanlab misbehaves we write a sensible string instead (each is listed in 
 from __future__ import annotations
 
 import json
+import marshal
 import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -55,6 +56,7 @@ from ..contents import (
 from ..errors import FormatError, InvalidTypeError, describe_type
 from ..formats import detect, get, openai_chat, openai_responses
 from ..history import ChatHistory
+from ..labels import PLAIN_TEXT as _PLAIN
 from ..message import ChatMessageContent
 
 __all__ = ["form_prompt_string", "form_response_string"]
@@ -62,10 +64,6 @@ __all__ = ["form_prompt_string", "form_response_string"]
 _SYSTEM_ROLES = frozenset(("system", "developer"))
 _ASSISTANT = "Assistant: "
 _TOOL = "Tool: "
-_CALL_START = "<tool_call>\n"
-_CALL_END = "\n</tool_call>"
-_RESPONSE_START = "<tool_response>\n"
-_RESPONSE_END = "\n</tool_response>"
 
 _TOOLS_HEAD = (
     "You are an AI Assistant that can call provided tools (a.k.a. functions). "
@@ -104,8 +102,77 @@ _FILE_SEARCH_TOOL = {
 }
 
 _dumps_compact = json.JSONEncoder(separators=(",", ":")).encode
-_dumps_block = json.JSONEncoder(indent=2).encode
-_loads = json.JSONDecoder().decode
+_dumps_indented = json.JSONEncoder(indent=2).encode
+_decoder = json.JSONDecoder()
+_loads = _decoder.decode
+_scan: Any = _decoder.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder
+_quote: Any = getattr(json.encoder, "c_encode_basestring_ascii", None) or (
+    json.encoder.py_encode_basestring_ascii
+)
+_CONSTANTS = {None: "null", True: "true", False: "false"}
+
+
+def _indented(value: Any, newline: str = "\n") -> str:
+    """``json.dumps(value, indent=2)`` with every line after the first indented by ``newline``.
+
+    The standard library writes indented JSON with its pure-Python encoder, the slowest part of
+    a prompt; this writes the same text for the values JSON reading gives (str, int, float,
+    bool, None, list, dict with str keys) and leaves any other value to it.
+    """
+    kind = type(value)
+    if kind is str:
+        return str(_quote(value))
+    if kind is dict:
+        if not value:
+            return "{}"
+        inner = newline + "  "
+        parts = []
+        for key, item in value.items():
+            if type(key) is not str:
+                return _dumps_indented(value).replace("\n", newline)
+            if type(item) is str:
+                parts.append(inner + _quote(key) + ": " + _quote(item))
+            else:
+                parts.append(inner + _quote(key) + ": " + _indented(item, inner))
+        return "{" + ",".join(parts) + newline + "}"
+    if kind is list:
+        if not value:
+            return "[]"
+        inner = newline + "  "
+        return "[" + ",".join([inner + _indented(item, inner) for item in value]) + newline + "]"
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float and value - value == 0.0:  # finite: NaN and infinities are left to json
+        return float.__repr__(value)
+    if value is None or kind is bool:
+        return _CONSTANTS[value]
+    return _dumps_indented(value).replace("\n", newline)
+
+
+def _call_block(name: str, arguments: Any, call_id: Any) -> str:
+    """A ``<tool_call>`` block: name, arguments and call id, as cleanlab's JSON writes them."""
+    return (
+        '<tool_call>\n{\n  "name": '
+        + _indented(name)
+        + ',\n  "arguments": '
+        + _indented(arguments, "\n  ")
+        + ',\n  "call_id": '
+        + _indented(call_id)
+        + "\n}\n</tool_call>"
+    )
+
+
+def _response_block(name: str, call_id: Any, output: Any) -> str:
+    """A ``<tool_response>`` block: name, call id and output, as cleanlab's JSON writes them."""
+    return (
+        '<tool_response>\n{\n  "name": '
+        + _indented(name)
+        + ',\n  "call_id": '
+        + _indented(call_id)
+        + ',\n  "output": '
+        + _indented(output, "\n  ")
+        + "\n}\n</tool_response>"
+    )
 
 
 def form_prompt_string(
@@ -141,10 +208,11 @@ def form_prompt_string(
         responses = True
     if instructions is not None and type(instructions) is not str:
         raise InvalidTypeError.mismatch("instructions", "a str", describe_type(instructions))
-    tool_list = _tool_list(tools)
-    if not responses and any(_is_flat_tool(tool) for tool in tool_list):
-        responses = True
-    tools_text = _tools_text(tool_list, responses) if tool_list else None
+    tools_text = None
+    if tools is not None:
+        flat, chat_text, responses_text = _tools_texts(tools)
+        responses = responses or flat
+        tools_text = responses_text if responses else chat_text
     if responses:
         return _render_responses(messages, tools_text, instructions)
     return _render_chat(messages, tools_text)
@@ -247,6 +315,37 @@ def _tool_list(tools: Any) -> list[Mapping[str, Any]]:
     return flat
 
 
+_TOOLS_CACHE: dict[bytes, tuple[bool, str | None, str | None]] = {}
+_TOOLS_CACHE_SIZE = 64
+
+
+def _tools_texts(tools: Any) -> tuple[bool, str | None, str | None]:
+    """Whether the tools are Responses tools, and their system message in either rendering.
+
+    An agent passes the same definitions on every call, and writing them is most of a short
+    prompt's cost: the texts are kept, keyed by the definitions' ``marshal`` bytes, which
+    tell apart every value (``1``, ``1.0`` and ``True`` too), so a kept text is exact.
+    """
+    try:
+        key: bytes | None = marshal.dumps(tools)
+    except ValueError:  # not plain data (a Mapping subclass, an SDK object): not kept
+        key = None
+    if key is not None:
+        kept = _TOOLS_CACHE.get(key)
+        if kept is not None:
+            return kept
+    tool_list = _tool_list(tools)
+    if not tool_list:
+        return False, None, None
+    flat = any(_is_flat_tool(tool) for tool in tool_list)
+    texts = (flat, _tools_text(tool_list, False), _tools_text(tool_list, True))
+    if key is not None and not any(tool.get("type") == "web_search" for tool in tool_list):
+        if len(_TOOLS_CACHE) >= _TOOLS_CACHE_SIZE:
+            _TOOLS_CACHE.clear()
+        _TOOLS_CACHE[key] = texts
+    return texts
+
+
 def _is_flat_tool(tool: Mapping[str, Any]) -> bool:
     """Say whether ``tool`` is a Responses tool, the shape that makes cleanlab use Responses."""
     return "type" in tool and "name" in tool and "function" not in tool
@@ -338,15 +437,23 @@ def _item_text(item: KernelContent) -> str | None:
 
 def _arguments(call: FunctionCallContent) -> Any:
     """The call's arguments as JSON: parsed from their text; text that is not JSON stays text."""
-    arguments = call.arguments
-    if arguments is None or arguments == "":
-        return {}
-    if isinstance(arguments, str):
+    arguments = call._arguments
+    if type(arguments) is str:
+        if not arguments:
+            return {}
+        if arguments[0] == "{" and arguments[-1] == "}":
+            # the C scanner alone, without json.loads's two whitespace matches
+            try:
+                value, end = _scan(arguments, 0)
+            except (StopIteration, ValueError):
+                value, end = None, -1
+            if end == len(arguments):
+                return value
         try:
             return _loads(arguments)
         except ValueError:
             return arguments
-    return arguments
+    return {} if arguments is None else arguments
 
 
 def _output(result: FunctionResultContent, parts_type: str) -> Any:
@@ -375,7 +482,7 @@ def _prefix(role: str, name: str | None, previous: str | None) -> str:
 
 def _single_user_text(messages: list[ChatMessageContent]) -> str | None:
     """The text of a lone user message of text and media, which cleanlab returns as it is."""
-    if len(messages) != 1 or messages[0].role != "user":
+    if len(messages) != 1 or _PLAIN[messages[0]._role] != "user":
         return None
     texts = []
     for item in messages[0].items:
@@ -391,7 +498,7 @@ def _system_block_end(messages: list[ChatMessageContent]) -> int:
     """The index after the leading run of system and developer messages."""
     index = 0
     for message in messages:
-        if message.role not in _SYSTEM_ROLES:
+        if _PLAIN[message._role] not in _SYSTEM_ROLES:
             break
         index += 1
     return index
@@ -404,8 +511,16 @@ def _split(
     texts: list[str] = []
     calls: list[FunctionCallContent] = []
     results: list[FunctionResultContent] = []
-    for item in message.items:
-        if isinstance(item, FunctionCallContent):
+    # the stored items, not the `items` property, which would build a collection per message
+    for item in message._items:
+        kind = type(item)
+        if kind is TextContent:
+            texts.append(item._text)  # type: ignore[attr-defined]
+        elif kind is FunctionCallContent:
+            calls.append(item)  # type: ignore[arg-type]
+        elif kind is FunctionResultContent:
+            results.append(item)  # type: ignore[arg-type]
+        elif isinstance(item, FunctionCallContent):
             calls.append(item)
         elif isinstance(item, FunctionResultContent):
             results.append(item)
@@ -423,55 +538,46 @@ def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> 
         if single is not None:
             return single
     out: list[str] = []
+    append = out.append
     names: dict[str | None, str] = {}
     previous: str | None = None
     tools_at = _system_block_end(messages) if tools_text is not None else -1
     for index, message in enumerate(messages):
         if index == tools_at:
-            out.append(_prefix("system", None, previous))
-            out.append(tools_text or "")
-            out.append("\n\n")
+            append(_prefix("system", None, previous) + (tools_text or "") + "\n\n")
             previous = "system"
-        role = str(message.role)
+        role = _PLAIN[message._role]
         texts, calls, results = _split(message)
         if role == "assistant" or (calls and not texts and not results):
             if not texts and not calls:
                 continue
-            out.append(_ASSISTANT)
-            joined = "\n".join(texts)
+            append(_ASSISTANT)
+            joined = texts[0] if len(texts) == 1 else "\n".join(texts)
             if joined:
-                out.append(joined)
-                out.append("\n\n")
+                append(joined + "\n\n")
             for call in calls:
-                names[call.id] = call.name
-                block = {"name": call.name, "arguments": _arguments(call), "call_id": call.id}
-                out.append(_CALL_START + _dumps_block(block) + _CALL_END + "\n\n")
+                name = call._name
+                names[call._id] = name
+                append(_call_block(name, _arguments(call), call._id) + "\n\n")
             previous = role
             continue
         if texts:
-            out.append(_prefix(role, message.name, previous))
-            out.append("\n".join(texts))
-            out.append("\n\n")
+            append(_prefix(role, message._name, previous))
+            append(texts[0] if len(texts) == 1 else "\n".join(texts))
+            append("\n\n")
             previous = role
         for result in results:
-            call_id = result.call_id
-            block = {
-                "name": names.get(call_id) or "function",
-                "call_id": call_id,
-                "output": _output(result, "text"),
-            }
-            out.append(_TOOL + _RESPONSE_START + _dumps_block(block) + _RESPONSE_END + "\n\n")
+            call_id = result._call_id
+            name = names.get(call_id) or "function"
+            append(_TOOL + _response_block(name, call_id, _output(result, "text")) + "\n\n")
             previous = "tool"
         for call in calls:
-            names[call.id] = call.name
-            block = {"name": call.name, "arguments": _arguments(call), "call_id": call.id}
-            out.append(_ASSISTANT + _CALL_START + _dumps_block(block) + _CALL_END + "\n\n")
+            names[call._id] = call._name
+            append(_ASSISTANT + _call_block(call._name, _arguments(call), call._id) + "\n\n")
             previous = "assistant"
     if tools_at == len(messages):
-        out.append(_prefix("system", None, previous))
-        out.append(tools_text or "")
-        out.append("\n\n")
-    out.append(_ASSISTANT)
+        append(_prefix("system", None, previous) + (tools_text or "") + "\n\n")
+    append(_ASSISTANT)
     return "".join(out).strip()
 
 
@@ -504,7 +610,7 @@ def _render_responses(
     for index, message in enumerate(messages):
         if index == tools_at:
             text_turn("system", None, tools_text or "")
-        role = str(message.role)
+        role = _PLAIN[message._role]
         texts: list[str] = []
         for item in message.items:
             if isinstance(item, FunctionCallContent):
@@ -514,22 +620,17 @@ def _render_responses(
                 names[item.id] = item.name
                 if turn != "assistant":
                     out.append(_ASSISTANT)
-                block = {"name": item.name, "arguments": _arguments(item), "call_id": item.id}
-                out.append(_CALL_START + _dumps_block(block) + _CALL_END + "\n\n")
+                out.append(_call_block(item.name, _arguments(item), item.id) + "\n\n")
                 turn, last_role = "assistant", None
             elif isinstance(item, FunctionResultContent):
                 if texts:
                     text_turn(role, message.name, "\n".join(texts))
                     texts = []
                 call_id = item.call_id
-                block = {
-                    "name": names.get(call_id) or "function",
-                    "call_id": call_id,
-                    "output": _output(item, "input_text"),
-                }
+                name = names.get(call_id) or "function"
                 if turn != "tool":
                     out.append(_TOOL)
-                out.append(_RESPONSE_START + _dumps_block(block) + _RESPONSE_END + "\n\n")
+                out.append(_response_block(name, call_id, _output(item, "input_text")) + "\n\n")
                 turn, last_role = "tool", None
             else:
                 text = _item_text(item)
@@ -548,8 +649,13 @@ def _response_chat(message: ChatMessageContent) -> str:
     calls: list[str] = []
     for item in message.items:
         if isinstance(item, FunctionCallContent):
-            block = {"name": item.name, "arguments": _arguments(item)}
-            calls.append(_CALL_START + _dumps_block(block) + _CALL_END)
+            calls.append(
+                '<tool_call>\n{\n  "name": '
+                + _indented(item.name)
+                + ',\n  "arguments": '
+                + _indented(_arguments(item), "\n  ")
+                + "\n}\n</tool_call>"
+            )
         else:
             text = _item_text(item) if not isinstance(item, FunctionResultContent) else None
             if text is not None:
@@ -570,8 +676,7 @@ def _response_responses(message: ChatMessageContent) -> str:
             if texts:
                 parts.append("\n".join(texts))
                 texts = []
-            block = {"name": item.name, "arguments": _arguments(item), "call_id": item.id}
-            parts.append(_CALL_START + _dumps_block(block) + _CALL_END)
+            parts.append(_call_block(item.name, _arguments(item), item.id))
         elif not isinstance(item, FunctionResultContent):
             text = _item_text(item)
             if text is not None:

@@ -390,7 +390,9 @@ def test_bad_response_is_a_located_error(response: Any, path: str) -> None:
 _text = st.text(
     alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12
 ).filter(lambda text: text.strip() != "")
-_json_scalar = st.one_of(st.none(), st.booleans(), st.integers(-(10**6), 10**6), _text)
+_json_scalar = st.one_of(
+    st.none(), st.booleans(), st.integers(-(10**20), 10**20), st.floats(), _text
+)
 _json_value = st.recursive(
     _json_scalar,
     lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_text, inner, max_size=3)),
@@ -626,3 +628,53 @@ def test_response_string_equals_cleanlab(content: str | None, calls: list[tuple[
     ]
     history_message = ChatMessageContent(role=AuthorRole.ASSISTANT, items=items)
     assert form_response_string(history_message) == expected
+
+
+@given(value=_json_value, spaced=st.booleans())
+def test_call_blocks_write_json_as_the_standard_library(value: Any, spaced: bool) -> None:
+    """Our indented JSON equals ``json.dumps(value, indent=2)`` (floats, NaN, nesting, unicode)."""
+    arguments = json.dumps({"v": value})
+    if spaced:
+        arguments = " " + arguments + "\n"
+    message = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c", "type": "function", "function": {"name": "f", "arguments": arguments}}
+        ],
+    }
+    assert form_response_string(message) == cleanlab.form_response_string_chat_completions_api(
+        message
+    )
+
+
+@pytest.mark.parametrize(
+    ("arguments", "written"),
+    [
+        ('{"a": 1} x', '"{\\"a\\": 1} x"'),
+        ('{"a": 1}}', '"{\\"a\\": 1}}"'),
+        ('{"a": }', '"{\\"a\\": }"'),
+        ("[1, 2]", "[\n    1,\n    2\n  ]"),
+    ],
+)
+def test_arguments_that_are_not_a_json_object(arguments: str, written: str) -> None:
+    call = FunctionCallContent(id="c", name="f", arguments=arguments)
+    message = ChatMessageContent(role=AuthorRole.ASSISTANT, items=[call])
+    assert form_response_string(message) == (
+        '<tool_call>\n{\n  "name": "f",\n  "arguments": ' + written + "\n}\n</tool_call>"
+    )
+
+
+def test_kept_tools_texts_tell_values_apart() -> None:
+    """The same definitions give the kept text; a changed value (True for 1) a new one."""
+    messages = [{"role": "user", "content": "hi"}]
+    tools: list[dict[str, Any]] = [
+        {"type": "function", "name": "f", "description": "d", "parameters": {"minimum": 1}}
+    ]
+    first = form_prompt_string(messages, tools)
+    assert form_prompt_string(messages, tools) == first == _cleanlab(messages, tools)
+    tools[0]["parameters"]["minimum"] = True
+    assert form_prompt_string(messages, tools) == _cleanlab(messages, tools) != first
+    tools[0]["parameters"]["minimum"] = 1.0
+    assert form_prompt_string(messages, tools) == _cleanlab(messages, tools)
+    assert '"minimum":1.0' in form_prompt_string(messages, tools)
