@@ -467,9 +467,8 @@ NASTY = [
     "\ufffe", "\uffff", "\u2401", "\ufffd", "\u2028", " ",
 ]
 
-texts = st.lists(st.one_of(st.sampled_from(NASTY), st.text(max_size=6)), max_size=4).map(
-    "".join
-)
+_pieces = st.sampled_from(NASTY) | st.text(max_size=6)
+texts = _pieces | st.tuples(_pieces, _pieces).map("".join)
 labels = texts.filter(lambda text: text.strip() != "")
 optional = st.none() | texts
 json_values = st.dictionaries(texts, texts | st.integers(-5, 5) | st.lists(texts, max_size=2),
