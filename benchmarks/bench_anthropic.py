@@ -41,10 +41,7 @@ from __future__ import annotations
 
 import argparse
 import copy
-import cProfile
-import gc
 import sys
-import time
 import warnings
 from pathlib import Path
 from typing import Any
@@ -56,7 +53,7 @@ from contenders import LangChain, messages_equal
 from corpus import make_corpus
 from langchain_anthropic import ChatAnthropic
 from langchain_anthropic.chat_models import _format_messages
-from profile_ops import report
+from profile_ops import profile_operations
 
 from semantic_chat.formats import anthropic as anthropic_format
 from semantic_chat.formats import openai_chat
@@ -205,31 +202,6 @@ def _langchain(chain: list[Any]) -> Any:
     return _format_messages(chain, model=MODEL)
 
 
-def profile(operations: Operations, total: int) -> None:
-    """Print each conversion's time per message, then its top functions under cProfile.
-
-    Each operation runs over its inputs of every round twice, once timed and once profiled;
-    first conversions get inputs no conversion has seen for each (`fresh_arguments`).
-    """
-    for key, (function, inputs) in operations.items():
-        half = len(inputs) // 2
-        gc.collect()
-        start = time.perf_counter()
-        for values in inputs[:half]:
-            for value in values:
-                function(value)
-        plain = (time.perf_counter() - start) / (total * half) * 1e6
-        profiler = cProfile.Profile()
-        gc.collect()
-        profiler.enable()
-        for values in inputs[half:]:
-            for value in values:
-                function(value)
-        profiler.disable()
-        print(f"== {METHODS[key]}: {plain:.2f} µs/message without the profiler")
-        report(profiler, 15, total * (len(inputs) - half))
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="40 conversations, 3 rounds")
@@ -273,7 +245,7 @@ def main(argv: list[str] | None = None) -> None:
         "openai_chat.from_payload": (openai_chat.from_payload, [corpus] * rounds),
     }
     if args.profile:
-        profile(operations, total)
+        profile_operations(operations, total, METHODS)
         return
     checks = check(corpus, histories, chains, payloads)
     checks.insert(1, (

@@ -9,6 +9,9 @@ Run from the repository root::
 For each operation it prints the time per message without the profiler, then the functions
 with the most own time (``tottime``) and the most cumulative time (``cumtime``), each with its
 share of the operation's profiled total, and the ``file:line`` where it is defined.
+
+`profile_operations` does the same for the format conversion benchmarks (``--profile`` of
+`bench_anthropic.py` and `bench_gemini.py`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import ROOT
+from common import ROOT, Operations
 from contenders import CONTENDERS
 from corpus import make_corpus
 
@@ -61,6 +64,33 @@ def report(profile: cProfile.Profile, top: int, messages: int) -> None:
                 f"{calls / messages:9.2f}  {_where(key)}"
             )
         print()
+
+
+def profile_operations(operations: Operations, total: int, titles: dict[str, str]) -> None:
+    """Print each operation's time per message, then its top functions under cProfile.
+
+    ``operations`` as `common.run` takes them, ``total`` the messages of one round's inputs,
+    ``titles`` what to call each operation. Each operation runs over the first half of its
+    rounds' inputs timed and over the second half profiled, so a conversion meant to be a
+    first one gets inputs it has not seen in either.
+    """
+    for key, (function, inputs) in operations.items():
+        half = len(inputs) // 2
+        gc.collect()
+        start = time.perf_counter()
+        for values in inputs[:half]:
+            for value in values:
+                function(value)
+        plain = (time.perf_counter() - start) / (total * half) * 1e6
+        profiler = cProfile.Profile()
+        gc.collect()
+        profiler.enable()
+        for values in inputs[half:]:
+            for value in values:
+                function(value)
+        profiler.disable()
+        print(f"== {titles[key]}: {plain:.2f} µs/message without the profiler")
+        report(profiler, 15, total * (len(inputs) - half))
 
 
 def main(argv: list[str] | None = None) -> None:
