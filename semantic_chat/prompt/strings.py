@@ -153,11 +153,11 @@ def _call_block(name: str, arguments: Any, call_id: Any) -> str:
     """A ``<tool_call>`` block: name, arguments and call id, as cleanlab's JSON writes them."""
     return (
         '<tool_call>\n{\n  "name": '
-        + _indented(name)
+        + (_quote(name) if type(name) is str else _indented(name))
         + ',\n  "arguments": '
         + _indented(arguments, "\n  ")
         + ',\n  "call_id": '
-        + _indented(call_id)
+        + (_quote(call_id) if type(call_id) is str else _indented(call_id))
         + "\n}\n</tool_call>"
     )
 
@@ -166,11 +166,11 @@ def _response_block(name: str, call_id: Any, output: Any) -> str:
     """A ``<tool_response>`` block: name, call id and output, as cleanlab's JSON writes them."""
     return (
         '<tool_response>\n{\n  "name": '
-        + _indented(name)
+        + (_quote(name) if type(name) is str else _indented(name))
         + ',\n  "call_id": '
-        + _indented(call_id)
+        + (_quote(call_id) if type(call_id) is str else _indented(call_id))
         + ',\n  "output": '
-        + _indented(output, "\n  ")
+        + (_quote(output) if type(output) is str else _indented(output, "\n  "))
         + "\n}\n</tool_response>"
     )
 
@@ -441,13 +441,13 @@ def _arguments(call: FunctionCallContent) -> Any:
     if type(arguments) is str:
         if not arguments:
             return {}
-        if arguments[0] == "{" and arguments[-1] == "}":
+        if arguments[0] == "{":
             # the C scanner alone, without json.loads's two whitespace matches
             try:
                 value, end = _scan(arguments, 0)
             except (StopIteration, ValueError):
                 value, end = None, -1
-            if end == len(arguments):
+            if end == len(arguments) or (end > 0 and not arguments[end:].strip(" \t\n\r")):
                 return value
         try:
             return _loads(arguments)
@@ -504,31 +504,21 @@ def _system_block_end(messages: list[ChatMessageContent]) -> int:
     return index
 
 
-def _split(
-    message: ChatMessageContent,
-) -> tuple[list[str], list[FunctionCallContent], list[FunctionResultContent]]:
-    """A message's texts (media as placeholders), calls and results, each in order."""
-    texts: list[str] = []
-    calls: list[FunctionCallContent] = []
-    results: list[FunctionResultContent] = []
-    # the stored items, not the `items` property, which would build a collection per message
-    for item in message._items:
-        kind = type(item)
-        if kind is TextContent:
-            texts.append(item._text)  # type: ignore[attr-defined]
-        elif kind is FunctionCallContent:
-            calls.append(item)  # type: ignore[arg-type]
-        elif kind is FunctionResultContent:
-            results.append(item)  # type: ignore[arg-type]
-        elif isinstance(item, FunctionCallContent):
-            calls.append(item)
-        elif isinstance(item, FunctionResultContent):
-            results.append(item)
-        else:
-            text = _item_text(item)
-            if text is not None:
-                texts.append(text)
-    return texts, calls, results
+def _split_other(
+    item: KernelContent,
+    texts: list[str],
+    calls: list[FunctionCallContent],
+    results: list[FunctionResultContent],
+) -> None:
+    """Sort an item that is not plainly text, a call or a result (a subclass, media...)."""
+    if isinstance(item, FunctionCallContent):
+        calls.append(item)
+    elif isinstance(item, FunctionResultContent):
+        results.append(item)
+    else:
+        text = _item_text(item)
+        if text is not None:
+            texts.append(text)
 
 
 def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> str:
@@ -544,17 +534,27 @@ def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> 
     tools_at = _system_block_end(messages) if tools_text is not None else -1
     for index, message in enumerate(messages):
         if index == tools_at:
-            append(_prefix("system", None, previous) + (tools_text or "") + "\n\n")
+            append(_prefix("system", None, previous) + f"{tools_text}\n\n")
             previous = "system"
         role = _PLAIN[message._role]
-        texts, calls, results = _split(message)
+        texts: list[str] = []
+        calls: list[FunctionCallContent] = []
+        results: list[FunctionResultContent] = []
+        for item in message._items:
+            kind = type(item)
+            if kind is TextContent:
+                texts.append(item._text)  # type: ignore[attr-defined]
+            elif kind is FunctionCallContent:
+                calls.append(item)  # type: ignore[arg-type]
+            elif kind is FunctionResultContent:
+                results.append(item)  # type: ignore[arg-type]
+            else:
+                _split_other(item, texts, calls, results)
         if role == "assistant" or (calls and not texts and not results):
             if not texts and not calls:
                 continue
-            append(_ASSISTANT)
             joined = texts[0] if len(texts) == 1 else "\n".join(texts)
-            if joined:
-                append(joined + "\n\n")
+            append(_ASSISTANT + joined + "\n\n" if joined else _ASSISTANT)
             for call in calls:
                 name = call._name
                 names[call._id] = name
@@ -562,9 +562,8 @@ def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> 
             previous = role
             continue
         if texts:
-            append(_prefix(role, message._name, previous))
-            append(texts[0] if len(texts) == 1 else "\n".join(texts))
-            append("\n\n")
+            joined = texts[0] if len(texts) == 1 else "\n".join(texts)
+            append(_prefix(role, message._name, previous) + joined + "\n\n")
             previous = role
         for result in results:
             call_id = result._call_id
