@@ -22,9 +22,13 @@ several rounds, per conversation:
 - the same three with the corpus's five tools defined (``tools=``, Chat Completions
   definitions with nested parameter schemas), which both render as a system message.
 
-Every input is one no operation has seen: each round, each operation has copies of its own
-whose tool-call arguments texts are new (`bench_anthropic.fresh_arguments`), so nothing
-memoised from an earlier call (a parsed arguments text) applies.
+Every input is one no operation has seen: each round, each operation has deep copies of its
+own whose tool-call arguments texts are new (`bench_anthropic.fresh_arguments`), so nothing
+memoised from an earlier call (a parsed arguments text) applies, and every side's objects are
+equally new to the caches. (With only the tool-call messages copied, as ``fresh_arguments``
+does, cleanlab's other message dicts were the same objects every round, while each round's
+histories were new ones: ``form_prompt_string(history)`` measured 2.38x faster than cleanlab
+that way, 3.0x to 3.3x with the same histories every round.)
 
 Before timing, every output is checked: for every conversation, with and without tools, the
 three give the identical string; no call warns; no call changes its input.
@@ -248,7 +252,7 @@ def main(argv: list[str] | None = None) -> None:
 
     inputs: dict[str, list[list[Any]]] = {}
     for key in FUNCTIONS:  # each operation its own copies, new arguments texts each round
-        copies = [fresh_arguments(corpus, number + 1) for number in range(rounds)]
+        copies = [copy.deepcopy(fresh_arguments(corpus, number + 1)) for number in range(rounds)]
         inputs[key] = (
             [[openai_chat.from_payload(c) for c in conversations] for conversations in copies]
             if key.startswith("history") else copies
