@@ -63,7 +63,10 @@ from ..history import ChatHistory
 from ..message import ChatMessageContent
 from ..usage import Usage
 
-__all__ = ["EXTRA_ATTRIBUTE", "from_prompt", "from_rendered_prompt", "to_prompt"]
+__all__ = ["EXTRA_ATTRIBUTE", "MAX_DEPTH", "from_prompt", "from_rendered_prompt", "to_prompt"]
+
+MAX_DEPTH = 64
+"""How deeply elements may nest (a history needs four); deeper is refused, not recursed into."""
 
 EXTRA_ATTRIBUTE = "semantic_chat"
 """The attribute holding, as a JSON object, what Semantic Kernel's elements cannot."""
@@ -387,6 +390,8 @@ def _parse(document: _Document) -> _Node:
     stack = [root]
 
     def start(tag: str, attributes: dict[str, str]) -> None:
+        if len(stack) > MAX_DEPTH:
+            raise _Refused(f"elements nested deeper than {MAX_DEPTH}")
         node = _Node(tag, attributes, parser.CurrentByteIndex)
         stack[-1].children.append(node)
         stack.append(node)
@@ -414,9 +419,10 @@ def _parse(document: _Document) -> _Node:
     try:
         parser.Parse(document.data, True)
     except _Refused as refused:
-        raise document.error(
-            parser.CurrentByteIndex, f"{refused.what} is refused (no DTDs, no entities)"
-        ) from None
+        detail = refused.what if refused.what.startswith("elements") else (
+            f"{refused.what} is refused (no DTDs, no entities)"
+        )
+        raise document.error(parser.CurrentByteIndex, detail) from None
     except expat.ExpatError as error:
         raise _syntax_error(document, parser.ErrorByteIndex, error) from None
     wrapper = root.children[0]
@@ -449,6 +455,21 @@ def _syntax_error(document: _Document, byte_index: int, error: expat.ExpatError)
     return document.error(byte_index, f"not well-formed XML: {reason}")
 
 
+_XML_DECLARATION = re.compile(r"<\?xml[ \t\r\n][^>]*\?>")
+
+
+def _blank_declaration(text: str) -> str:
+    """``text`` with a leading XML declaration turned into spaces (lines and columns kept).
+
+    The text is read inside a wrapper element, where a declaration is not allowed; it says
+    nothing a ``str`` needs (the encoding), so it is read as layout.
+    """
+    found = _XML_DECLARATION.match(text)
+    if found is None:
+        return text
+    return re.sub(r"[^\n]", " ", found.group()) + text[found.end() :]
+
+
 def from_prompt(text: str) -> ChatHistory:
     """Read Semantic Kernel's XML prompt format into a history.
 
@@ -477,7 +498,7 @@ def from_prompt(text: str) -> ChatHistory:
         raise InvalidTypeError.mismatch(
             "text", "a str", describe_type(text)
         )
-    document = _Document(text.strip())
+    document = _Document(_blank_declaration(text.strip()))
     root = _parse(document)
     reader = _Reader(document)
     return reader.history(root)
@@ -546,6 +567,8 @@ class _Reader:
             extras = json.loads(raw)
         except json.JSONDecodeError as error:
             self.fail(node, f"{path}.{EXTRA_ATTRIBUTE}", f"not JSON: {error}")
+        except RecursionError:
+            self.fail(node, f"{path}.{EXTRA_ATTRIBUTE}", "JSON nested too deeply")
         if not isinstance(extras, dict):
             self.fail(node, f"{path}.{EXTRA_ATTRIBUTE}", "expected a JSON object")
         exact = extras.get("exact", {})

@@ -246,8 +246,8 @@ EXTERNAL_ENTITY = """<!DOCTYPE m [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        (BILLION_LAUGHS, "line 1, column 1: not well-formed XML: XML or text declaration not "
-                         "at start of entity"),
+        (BILLION_LAUGHS,
+         "line 2, column 1: a DOCTYPE declaration is refused (no DTDs, no entities)"),
         (BILLION_LAUGHS.split("\n", 1)[1],
          "line 1, column 1: a DOCTYPE declaration is refused (no DTDs, no entities)"),
         (EXTERNAL_ENTITY,
@@ -268,6 +268,34 @@ def test_hostile_input_is_refused_at_its_place(text: str, expected: str) -> None
     with pytest.raises(FormatError) as caught:
         sk_xml.from_prompt(text)
     assert str(caught.value) == expected
+
+
+def test_deep_nesting_is_refused_not_recursed_into() -> None:
+    text = '<message role="user">' + "<b>" * 100_000 + "</b>" * 100_000 + "</message>"
+    with pytest.raises(FormatError) as caught:
+        sk_xml.from_prompt(text)
+    assert str(caught.value) == "line 1, column 211: elements nested deeper than 64"
+
+
+def test_xml_declaration_is_layout() -> None:
+    text = '<?xml version="1.0" encoding="utf-8"?>\n<message role="user">hi</message>'
+    assert sk_xml.from_prompt(text) == ChatHistory([ChatMessageContent("user", "hi")])
+
+
+_XMLISH = st.lists(st.sampled_from([
+    *'<>/&;!?[]-"= \n\x01', "message", "role", "text", "image", "chat_history", "semantic_chat", "function_call",
+    "amp", "#13", "CDATA", "DOCTYPE", "user", "data:", "{}", "name", "x",
+]), max_size=40).map("".join)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_XMLISH, _XMLISH.map(lambda t: f'<message role="user">{t}</message>')))
+def test_any_text_reads_or_is_a_format_error(text: str) -> None:
+    try:
+        read = sk_xml.from_prompt(text)
+    except FormatError:
+        return
+    assert sk_xml.from_prompt(sk_xml.to_prompt(read)) == read
 
 
 def test_comments_and_processing_instructions_are_not_text() -> None:
