@@ -28,7 +28,8 @@ refuses what could expand or fetch: a DOCTYPE, any entity or notation declaratio
 external entity are `FormatError` at their line and column, whether found before parsing (a
 declaration is not allowed inside the document element that the text is read in) or by
 expat's handlers while parsing. Only the five predefined entities and character references
-are decoded.
+are decoded. Elements nested deeper than `MAX_DEPTH` are refused too, so that reading never
+recurses without bound.
 """
 
 from __future__ import annotations
