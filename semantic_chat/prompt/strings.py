@@ -38,7 +38,7 @@ from __future__ import annotations
 import json
 import marshal
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..contents import (
@@ -537,47 +537,78 @@ def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> 
             append(_prefix("system", None, previous) + f"{tools_text}\n\n")
             previous = "system"
         role = _PLAIN[message._role]
-        texts: list[str] = []
-        calls: list[FunctionCallContent] = []
-        results: list[FunctionResultContent] = []
-        for item in message._items:
+        items = message._items
+        if len(items) == 1:  # most messages: one text, call or result, written directly
+            item = items[0]
             kind = type(item)
             if kind is TextContent:
-                texts.append(item._text)  # type: ignore[attr-defined]
-            elif kind is FunctionCallContent:
-                calls.append(item)  # type: ignore[arg-type]
-            elif kind is FunctionResultContent:
-                results.append(item)  # type: ignore[arg-type]
-            else:
-                _split_other(item, texts, calls, results)
-        if role == "assistant" or (calls and not texts and not results):
-            if not texts and not calls:
+                text = item._text  # type: ignore[attr-defined]
+                if role != "assistant":
+                    append(_prefix(role, message._name, previous) + text + "\n\n")
+                elif text:
+                    append(_ASSISTANT + text + "\n\n")
+                else:
+                    continue
+                previous = role
                 continue
-            joined = texts[0] if len(texts) == 1 else "\n".join(texts)
-            append(_ASSISTANT + joined + "\n\n" if joined else _ASSISTANT)
-            for call in calls:
-                name = call._name
-                names[call._id] = name
-                append(_call_block(name, _arguments(call), call._id) + "\n\n")
-            previous = role
-            continue
-        if texts:
-            joined = texts[0] if len(texts) == 1 else "\n".join(texts)
-            append(_prefix(role, message._name, previous) + joined + "\n\n")
-            previous = role
-        for result in results:
-            call_id = result._call_id
-            name = names.get(call_id) or "function"
-            append(_TOOL + _response_block(name, call_id, _output(result, "text")) + "\n\n")
-            previous = "tool"
-        for call in calls:
-            names[call._id] = call._name
-            append(_ASSISTANT + _call_block(call._name, _arguments(call), call._id) + "\n\n")
-            previous = "assistant"
+            if kind is FunctionResultContent:
+                call_id = item._call_id  # type: ignore[attr-defined]
+                output = _output(item, "text")  # type: ignore[arg-type]
+                append(_TOOL + _response_block(names.get(call_id) or "function", call_id, output))
+                append("\n\n")
+                previous = "tool"
+                continue
+        previous = _chat_message(message, role, previous, names, append)
     if tools_at == len(messages):
-        append(_prefix("system", None, previous) + (tools_text or "") + "\n\n")
+        append(_prefix("system", None, previous) + f"{tools_text}\n\n")
     append(_ASSISTANT)
     return "".join(out).strip()
+
+
+def _chat_message(
+    message: ChatMessageContent,
+    role: str,
+    previous: str | None,
+    names: dict[str | None, str],
+    append: Callable[[str], None],
+) -> str | None:
+    """Write one message in the Chat Completions rendering; return the role it leaves last."""
+    texts: list[str] = []
+    calls: list[FunctionCallContent] = []
+    results: list[FunctionResultContent] = []
+    for item in message._items:
+        kind = type(item)
+        if kind is TextContent:
+            texts.append(item._text)  # type: ignore[attr-defined]
+        elif kind is FunctionCallContent:
+            calls.append(item)  # type: ignore[arg-type]
+        elif kind is FunctionResultContent:
+            results.append(item)  # type: ignore[arg-type]
+        else:
+            _split_other(item, texts, calls, results)
+    joined = texts[0] if len(texts) == 1 else "\n".join(texts)
+    if role == "assistant" or (calls and not texts and not results):
+        if not joined and not calls:
+            return previous
+        append(_ASSISTANT + joined + "\n\n" if joined else _ASSISTANT)
+        for call in calls:
+            name = call._name
+            names[call._id] = name
+            append(_call_block(name, _arguments(call), call._id) + "\n\n")
+        return role
+    if texts:
+        append(_prefix(role, message._name, previous) + joined + "\n\n")
+        previous = role
+    for result in results:
+        call_id = result._call_id
+        name = names.get(call_id) or "function"
+        append(_TOOL + _response_block(name, call_id, _output(result, "text")) + "\n\n")
+        previous = "tool"
+    for call in calls:
+        names[call._id] = call._name
+        append(_ASSISTANT + _call_block(call._name, _arguments(call), call._id) + "\n\n")
+        previous = "assistant"
+    return previous
 
 
 def _render_responses(
