@@ -204,8 +204,12 @@ def form_prompt_string(
     else:
         messages, from_responses = _read_conversation(conversation)
         responses = responses or from_responses
-    if messages and messages[0].metadata.get("openai_responses", {}).get("instructions"):
-        responses = True
+    if messages:
+        # the stored metadata, not the property, which would store an empty dict on a read
+        hints = messages[0]._metadata
+        hint = hints.get("openai_responses") if hints else None
+        if type(hint) is dict and hint.get("instructions"):
+            responses = True  # a Responses request's instructions, read as a system message
     if instructions is not None and type(instructions) is not str:
         raise InvalidTypeError.mismatch("instructions", "a str", describe_type(instructions))
     tools_text = None
@@ -543,12 +547,22 @@ def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> 
             kind = type(item)
             if kind is TextContent:
                 text = item._text  # type: ignore[attr-defined]
-                if role != "assistant":
+                if role == "user" and message._name is None:
+                    append("User: " + text + "\n\n")
+                elif role != "assistant":
                     append(_prefix(role, message._name, previous) + text + "\n\n")
                 elif text:
                     append(_ASSISTANT + text + "\n\n")
                 else:
                     continue
+                previous = role
+                continue
+            if kind is FunctionCallContent and role == "assistant":
+                name = item._name  # type: ignore[attr-defined]
+                call_id = item._id  # type: ignore[attr-defined]
+                names[call_id] = name
+                arguments = _arguments(item)  # type: ignore[arg-type]
+                append(_ASSISTANT + _call_block(name, arguments, call_id) + "\n\n")
                 previous = role
                 continue
             if kind is FunctionResultContent:
