@@ -130,8 +130,11 @@ def _indented(value: Any, newline: str = "\n") -> str:
         for key, item in value.items():
             if type(key) is not str:
                 return _dumps_indented(value).replace("\n", newline)
-            if type(item) is str:
+            kind = type(item)
+            if kind is str:
                 parts.append(inner + _quote(key) + ": " + _quote(item))
+            elif kind is int:
+                parts.append(inner + _quote(key) + ": " + int.__repr__(item))
             else:
                 parts.append(inner + _quote(key) + ": " + _indented(item, inner))
         return "{" + ",".join(parts) + newline + "}"
@@ -204,12 +207,13 @@ def form_prompt_string(
     else:
         messages, from_responses = _read_conversation(conversation)
         responses = responses or from_responses
-    if messages:
+    for first in messages:
         # the stored metadata, not the property, which would store an empty dict on a read
-        hints = messages[0]._metadata
+        hints = first._metadata
         hint = hints.get("openai_responses") if hints else None
         if type(hint) is dict and hint.get("instructions"):
             responses = True  # a Responses request's instructions, read as a system message
+        break
     if instructions is not None and type(instructions) is not str:
         raise InvalidTypeError.mismatch("instructions", "a str", describe_type(instructions))
     tools_text = None
@@ -567,7 +571,9 @@ def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> 
                 continue
             if kind is FunctionResultContent:
                 call_id = item._call_id  # type: ignore[attr-defined]
-                output = _output(item, "text")  # type: ignore[arg-type]
+                output = item._result  # type: ignore[attr-defined]
+                if type(output) is list:
+                    output = _output(item, "text")  # type: ignore[arg-type]
                 append(_TOOL + _response_block(names.get(call_id) or "function", call_id, output))
                 append("\n\n")
                 previous = "tool"
