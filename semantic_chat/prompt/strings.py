@@ -11,6 +11,8 @@ on every turn; the Responses one writes consecutive turns of one role under one 
 strips the text's trailing whitespace. The Responses rendering is used when cleanlab would use
 it: ``instructions`` are given (or the payload is a Responses request with them), the payload
 holds ``function_call`` / ``function_call_output`` items, or the tools are Responses tools.
+A `ChatHistory` has no wire shape: it gets the Chat Completions rendering unless instructions
+or Responses tools are given, or its first message is a Responses request's instructions.
 
 Where cleanlab misbehaves we write a sensible string instead (each is listed in the README,
 "Prompt text"):
@@ -29,8 +31,8 @@ Where cleanlab misbehaves we write a sensible string instead (each is listed in 
   Responses rendering raises ``StopIteration``);
 - a system message after an assistant or tool turn gets its ``System:`` prefix (cleanlab's
   Chat Completions rendering leaves it out when the message before that turn was a system one);
-- reasoning is left out, and a message with nothing left to write is skipped (cleanlab writes a
-  bare ``Assistant:`` glued to the next turn).
+- reasoning is left out, and an assistant message with nothing left to write is skipped
+  (cleanlab writes a bare ``Assistant:`` glued to the next turn).
 """
 
 from __future__ import annotations

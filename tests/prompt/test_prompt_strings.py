@@ -28,7 +28,7 @@ from semantic_chat import (
 )
 from semantic_chat.contents import AudioContent, FileContent, ReasoningContent
 from semantic_chat.errors import FormatError, InvalidTypeError
-from semantic_chat.formats import openai_chat
+from semantic_chat.formats import openai_chat, openai_responses
 from semantic_chat.prompt import form_prompt_string, form_response_string
 
 REFERENCE = json.loads((Path(__file__).parent / "cleanlab_reference.json").read_text("utf-8"))
@@ -287,6 +287,10 @@ def test_instructions_select_the_responses_rendering() -> None:
     assert cleanlab.form_prompt_string(messages, tools, instructions="I") == expected
     request = {"instructions": "I", "input": messages[1:]}
     assert form_prompt_string(request) == "System: I\n\nUser: a\n\nb\n\nAssistant:"
+    history = openai_responses.from_payload(request)
+    assert form_prompt_string(history) == "System: I\n\nUser: a\n\nb\n\nAssistant:"
+    # a history without that hint gets the Chat Completions rendering
+    assert form_prompt_string(history[1:]) == "User: a\n\nUser: b  \n\nAssistant:"
 
 
 def test_where_cleanlab_fails_we_write_a_string() -> None:
