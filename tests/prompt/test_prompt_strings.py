@@ -682,3 +682,50 @@ def test_kept_tools_texts_tell_values_apart() -> None:
     tools[0]["parameters"]["minimum"] = 1.0
     assert form_prompt_string(messages, tools) == _cleanlab(messages, tools)
     assert '"minimum":1.0' in form_prompt_string(messages, tools)
+
+
+def _response(output: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1,
+        "status": "completed",
+        "model": "m",
+        "output": output,
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+    }
+
+
+@given(
+    texts=st.lists(_text, min_size=1, max_size=3),
+    call=st.one_of(st.none(), st.tuples(_text, _arguments)),
+)
+def test_responses_response_string_equals_cleanlab(
+    texts: list[str], call: tuple[str, str] | None
+) -> None:
+    """One output item, as cleanlab writes only the last one: the same string."""
+    from openai.types.responses import Response
+
+    if call is None:
+        item: dict[str, Any] = {
+            "type": "message",
+            "id": "msg_1",
+            "role": "assistant",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": t, "annotations": []} for t in texts],
+        }
+    else:
+        item = {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": "call_1",
+            "name": call[0],
+            "arguments": call[1],
+            "status": "completed",
+        }
+    response = _response([item])
+    expected = cleanlab.form_response_string_responses_api(Response.model_validate(response))
+    assert form_response_string(response) == expected
+    assert form_response_string(Response.model_validate(response)) == expected
