@@ -4,7 +4,8 @@
 (role prefixes, the single-user-message shortcut, tools as a system message after the leading
 system block, ``<tool_call>`` / ``<tool_response>`` JSON blocks, a trailing ``Assistant:``), so
 that a score computed on our string is the score cleanlab's tools would compute. It works on
-the typed model in one pass; a provider payload is read into a `ChatHistory` first.
+the typed model in one pass; a provider payload is read into a `ChatHistory` first, except
+a list of plain Chat Completions messages of the common shapes, written from the dicts.
 
 Cleanlab has two renderings, and so do we. The Chat Completions one repeats the role prefix
 on every turn; the Responses one writes consecutive turns of one role under one prefix and
@@ -57,6 +58,7 @@ from ..contents import (
 )
 from ..errors import FormatError, InvalidTypeError, describe_type
 from ..formats import detect, get, openai_chat, openai_responses
+from ..formats.wire import ERROR_PREFIX
 from ..history import ChatHistory
 from ..labels import PLAIN_TEXT as _PLAIN
 from ..message import ChatMessageContent
@@ -207,6 +209,17 @@ def form_prompt_string(
     ):
         messages = conversation
     else:
+        if instructions is None and type(conversation) is list:
+            payload: list[Any] = conversation
+            quick = _quick_chat(payload)
+            if quick is not None:  # plain Chat Completions dicts, written without a history
+                quick_tools = None
+                if tools is not None:
+                    flat, quick_tools, _ = _tools_texts(tools)
+                    if flat:  # Responses tools: the Responses rendering, the general way
+                        quick = None
+                if quick is not None:
+                    return _quick_join(payload, *quick, quick_tools)
         messages, from_responses = _read_conversation(conversation)
         responses = responses or from_responses
     for first in messages:
@@ -265,6 +278,138 @@ def form_response_string(message: ChatMessageContent | Mapping[str, Any] | Any) 
 
 
 # Reading
+
+
+def _quick_chat(messages: list[Any]) -> tuple[list[str], int] | None:
+    """Write plain Chat Completions message dicts straight from the dicts, without a history.
+
+    Reading a payload into a history is most of the time a prompt from messages takes. This
+    takes the shapes the Chat Completions reader reads with no hints: system, developer, user
+    and assistant messages of string content, an assistant's standard tool calls with string
+    arguments (content a string or null), tool messages of string content. It returns the
+    written turns and where the tools' system message goes (after the leading system block),
+    the same text `_render_chat` writes from the history; ``None`` for anything else (no
+    messages, content parts, a ``name``, a refusal, another key ...), which goes the general
+    way, so every error is raised there, located as ever.
+    """
+    if not messages:
+        return None
+    out: list[str] = []
+    append = out.append
+    names: dict[str, str] = {}
+    previous: str | None = None
+    tools_at = -1
+    for message in messages:
+        if type(message) is not dict:
+            return None
+        try:
+            role = message["role"]
+            content = message["content"]
+        except KeyError:
+            return None
+        if type(role) is not str:
+            return None
+        size = len(message)
+        if size == 2 and type(content) is str:
+            if role == "user":
+                if tools_at < 0:
+                    tools_at = len(out)
+                append("User: " + content + "\n\n")
+            elif role == "assistant":
+                if tools_at < 0:
+                    tools_at = len(out)
+                if not content:
+                    continue  # skipped, as the history's empty assistant text is
+                append(_ASSISTANT + content + "\n\n")
+            elif role in _SYSTEM_ROLES:
+                append(("" if previous in _SYSTEM_ROLES else "System: ") + content + "\n\n")
+            else:
+                return None
+            previous = role
+            continue
+        if tools_at < 0:
+            tools_at = len(out)
+        if role == "tool":
+            call_id = message.get("tool_call_id")
+            if (
+                size != 3
+                or type(call_id) is not str
+                or type(content) is not str
+                or content.startswith(ERROR_PREFIX)  # read as a failed call's output
+            ):
+                return None
+            append(
+                'Tool: <tool_response>\n{\n  "name": '
+                + _quote(names.get(call_id) or "function")
+                + ',\n  "call_id": '
+                + _quote(call_id)
+                + ',\n  "output": '
+                + _quote(content)
+                + "\n}\n</tool_response>\n\n"
+            )
+            previous = "tool"
+        elif role == "assistant" and size == 3 and (content is None or type(content) is str):
+            calls = message.get("tool_calls")
+            if type(calls) is not list or not calls:
+                return None
+            append(_ASSISTANT + content + "\n\n" if content else _ASSISTANT)
+            if not _quick_calls(calls, names, append):
+                return None
+            previous = role
+        else:
+            return None
+    return out, tools_at
+
+
+def _quick_calls(
+    calls: list[Any], names: dict[str, str], append: Callable[[str], None]
+) -> bool:
+    """Write an assistant's standard tool calls for `_quick_chat`; ``False`` on any other."""
+    for call in calls:
+        if type(call) is not dict or len(call) != 3:
+            return False
+        try:
+            function = call["function"]
+            call_id = call["id"]
+            kind = call["type"]
+            name = function["name"]
+            arguments = function["arguments"]
+        except (KeyError, TypeError):
+            return False
+        if (
+            kind != "function"
+            or type(function) is not dict
+            or len(function) != 2
+            or type(call_id) is not str
+            or type(name) is not str
+            or type(arguments) is not str
+        ):
+            return False
+        names[call_id] = name
+        append(
+            '<tool_call>\n{\n  "name": '
+            + _quote(name)
+            + ',\n  "arguments": '
+            + _indented(_parse_arguments(arguments), "\n  ")
+            + ',\n  "call_id": '
+            + _quote(call_id)
+            + "\n}\n</tool_call>\n\n"
+        )
+    return True
+
+
+def _quick_join(
+    messages: list[Any], out: list[str], tools_at: int, tools_text: str | None
+) -> str:
+    """Finish `_quick_chat`'s turns as `_render_chat` does: tools, a lone user text, the end."""
+    if tools_text is None:
+        if len(messages) == 1 and messages[0]["role"] == "user":
+            return str(messages[0]["content"])  # cleanlab returns a lone user text as it is
+    else:
+        at = len(out) if tools_at < 0 else tools_at
+        out.insert(at, ("System: " if at == 0 else "") + tools_text + "\n\n")
+    out.append(_ASSISTANT)
+    return "".join(out).strip()
 
 
 def _read_conversation(payload: Any) -> tuple[list[ChatMessageContent], bool]:
@@ -447,7 +592,11 @@ def _item_text(item: KernelContent) -> str | None:
 
 def _arguments(call: FunctionCallContent) -> Any:
     """The call's arguments as JSON: parsed from their text; text that is not JSON stays text."""
-    arguments = call._arguments
+    return _parse_arguments(call._arguments)
+
+
+def _parse_arguments(arguments: Any) -> Any:
+    """Arguments as JSON: a text parsed (an empty one is ``{}``, one not JSON stays text)."""
     if type(arguments) is str:
         if not arguments:
             return {}
