@@ -319,6 +319,8 @@ def _quick_chat(messages: list[Any]) -> tuple[list[str], int] | None:
                 if tools_at < 0:
                     tools_at = len(out)
                 if not content:
+                    if previous is None:  # tools would go before it and prefix what follows
+                        return None
                     continue  # skipped, as the history's empty assistant text is
                 append(_ASSISTANT + content + "\n\n")
             elif role in _SYSTEM_ROLES:

@@ -147,7 +147,9 @@ def test_plain_messages_take_the_quick_path_and_match_the_general_one(
     tools: list[dict[str, Any]] | None,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    assert strings._quick_chat(messages) is not None
+    # an empty answer first goes the general way (tools before it prefix what follows)
+    opens_empty = messages[0] == {"role": "assistant", "content": ""}
+    assert (strings._quick_chat(messages) is None) == opens_empty
     before = json.dumps(messages)
     _same(_quick(messages, tools), _general(messages, tools, monkeypatch))
     assert json.dumps(messages) == before
@@ -213,6 +215,10 @@ def test_tools_come_after_the_leading_system_block() -> None:
     assert form_prompt_string([{"role": "system", "content": "S"}], tools) == (
         f"System: S\n\n{head}\n\nAssistant:"
     )
+    opening = [{"role": "assistant", "content": ""}, {"role": "system", "content": "S"}]
+    assert strings._quick_chat(opening) is None  # the tools' system turn glues S to it
+    assert form_prompt_string(opening, tools) == f"System: {head}\n\nS\n\nAssistant:"
+    assert form_prompt_string(opening) == "System: S\n\nAssistant:"
 
 
 def test_a_lone_user_text_is_returned_as_it_is() -> None:
