@@ -139,6 +139,10 @@ def _indented(value: Any, newline: str = "\n") -> str:
                 parts.append(inner + _quote(key) + ": " + _quote(item))
             elif kind is int:
                 parts.append(inner + _quote(key) + ": " + int.__repr__(item))
+            elif kind is float and item - item == 0.0:  # finite
+                parts.append(inner + _quote(key) + ": " + float.__repr__(item))
+            elif item is None or kind is bool:
+                parts.append(inner + _quote(key) + ": " + _CONSTANTS[item])
             else:
                 parts.append(inner + _quote(key) + ": " + _indented(item, inner))
         return "{" + ",".join(parts) + newline + "}"
@@ -201,6 +205,17 @@ def form_prompt_string(
         FormatError: the payload is in no known format or is malformed (located).
         InvalidTypeError: ``tools`` or ``instructions`` are of the wrong type (located).
     """
+    if instructions is None and type(conversation) is list:
+        payload: list[Any] = conversation
+        quick = _quick_chat(payload)
+        if quick is not None:  # plain Chat Completions dicts, written without a history
+            quick_tools = None
+            if tools is not None:
+                flat, quick_tools, _ = _tools_texts(tools)
+                if flat:  # Responses tools: the Responses rendering, the general way
+                    quick = None
+            if quick is not None:
+                return _quick_join(payload, *quick, quick_tools)
     responses = instructions is not None
     if isinstance(conversation, ChatHistory):
         messages: list[ChatMessageContent] = conversation.messages
@@ -209,17 +224,6 @@ def form_prompt_string(
     ):
         messages = conversation
     else:
-        if instructions is None and type(conversation) is list:
-            payload: list[Any] = conversation
-            quick = _quick_chat(payload)
-            if quick is not None:  # plain Chat Completions dicts, written without a history
-                quick_tools = None
-                if tools is not None:
-                    flat, quick_tools, _ = _tools_texts(tools)
-                    if flat:  # Responses tools: the Responses rendering, the general way
-                        quick = None
-                if quick is not None:
-                    return _quick_join(payload, *quick, quick_tools)
         messages, from_responses = _read_conversation(conversation)
         responses = responses or from_responses
     for first in messages:
