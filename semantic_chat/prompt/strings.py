@@ -58,7 +58,7 @@ from ..contents import (
 )
 from ..errors import FormatError, InvalidTypeError, describe_type
 from ..formats import detect, get, openai_chat, openai_responses
-from ..formats.wire import ERROR_PREFIX
+from ..formats.wire import ERROR_PREFIX, compact_json, error_output
 from ..history import ChatHistory
 from ..labels import PLAIN_TEXT as _PLAIN
 from ..message import ChatMessageContent
@@ -622,14 +622,23 @@ def _parse_arguments(arguments: Any) -> Any:
 
 
 def _output(result: FunctionResultContent, parts_type: str) -> Any:
-    """A tool result as JSON: a list of items becomes text parts, media as placeholders."""
+    """A tool result as JSON: a list of items becomes text parts, media as placeholders.
+
+    A failed call's output says so as the OpenAI formats write it (``Error: `` first, other
+    JSON as compact text after it), so that a tool message read from ``"Error: ..."`` gives
+    the text cleanlab gives for it.
+    """
     value = result.result
     if isinstance(value, list) and value and isinstance(value[0], KernelContent):
-        return [
+        value = [
             {"type": parts_type, "text": text}
             for text in (_item_text(item) for item in value)
             if text is not None
         ]
+        return error_output(value, parts_type) if result.is_error else value
+    if result.is_error:
+        text = value if isinstance(value, str) else compact_json(value, "result")
+        return error_output(text, parts_type)
     return value
 
 
@@ -729,7 +738,7 @@ def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> 
             if kind is FunctionResultContent:
                 call_id = item._call_id  # type: ignore[attr-defined]
                 output = item._result  # type: ignore[attr-defined]
-                if type(output) is list:
+                if type(output) is list or item._is_error:  # type: ignore[attr-defined]
                     output = _output(item, "text")  # type: ignore[arg-type]
                 append(_TOOL + _response_block(names.get(call_id) or "function", call_id, output))
                 append("\n\n")

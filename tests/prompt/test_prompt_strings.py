@@ -23,6 +23,7 @@ from semantic_chat import (
     ChatHistory,
     ChatMessageContent,
     FunctionCallContent,
+    FunctionResultContent,
     ImageContent,
     TextContent,
 )
@@ -729,3 +730,36 @@ def test_responses_response_string_equals_cleanlab(
     expected = cleanlab.form_response_string_responses_api(Response.model_validate(response))
     assert form_response_string(response) == expected
     assert form_response_string(Response.model_validate(response)) == expected
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": "Error: boom"},
+        ],
+        [
+            {"role": "user", "content": "hi"},
+            {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": "c1", "output": "Error: boom"},
+        ],
+    ],
+    ids=["chat", "responses"],
+)
+def test_a_failed_calls_output_keeps_its_error_text_as_cleanlab_does(conversation) -> None:
+    """Tool output read as a failed call (``is_error``) is written with its ``Error: ``."""
+    expected = cleanlab.form_prompt_string(conversation)
+    assert '"output": "Error: boom"' in expected
+    assert form_prompt_string(conversation) == expected
+
+
+def test_a_failed_calls_json_output_is_written_as_the_openai_formats_write_it() -> None:
+    history = ChatHistory()
+    history.add_user_message("hi")
+    history.add_assistant_message(items=[FunctionCallContent(id="c1", name="f", arguments="{}")])
+    history.add_tool_message([FunctionResultContent(call_id="c1", result={"code": 7},
+                                                    is_error=True)])
+    assert '"output": "Error: {\\"code\\":7}"' in form_prompt_string(history)
