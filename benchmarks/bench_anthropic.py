@@ -12,8 +12,8 @@ other) over several rounds, per message of the source corpus:
 
 - semantic_chat ``anthropic.to_payload(history)`` (``{"system": ..., "messages": [...]}``) of
   histories converted for the first time: each round has its own histories, read from a copy
-  of the corpus whose tool-call arguments texts are new (`fresh_arguments`: the same JSON with
-  trailing spaces), so nothing a writer memoises from an earlier conversion (a parsed
+  of the corpus whose tool-call arguments texts are new (`writer_bench.fresh_arguments`: the
+  same JSON with trailing spaces), so nothing a writer memoises from an earlier conversion (a parsed
   arguments text) applies;
 - semantic_chat ``openai_chat.to_payload(history)`` of the same conversations, also converted
   for the first time (histories of its own, read the same way; the issue's bar: writing
@@ -48,12 +48,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import Operations, fmt, median, run, table, verdict
+from common import fmt, median, run, table, verdict
 from contenders import LangChain, messages_equal
 from corpus import make_corpus
 from langchain_anthropic import ChatAnthropic
 from langchain_anthropic.chat_models import _format_messages
 from profile_ops import profile_operations
+from writer_bench import writer_checks, writer_operations
 
 from semantic_chat.formats import anthropic as anthropic_format
 from semantic_chat.formats import openai_chat
@@ -102,29 +103,6 @@ def anthropic_corpus(corpus: list[Conversation]) -> tuple[list[Conversation], di
             messages.append(message)
         adapted.append(messages)
     return adapted, counts
-
-
-def fresh_arguments(corpus: list[Conversation], spaces: int) -> list[Conversation]:
-    """The corpus with every tool call's arguments text followed by ``spaces`` spaces.
-
-    The JSON means the same, and both writers give the same ``input`` object (Chat Completions
-    keeps the text as it is), but the text is one no writer has seen.
-    """
-    tail = " " * spaces
-    return [
-        [
-            {
-                **message,
-                "tool_calls": [
-                    {**call, "function": {**call["function"],
-                                          "arguments": call["function"]["arguments"] + tail}}
-                    for call in message["tool_calls"]
-                ],
-            } if "tool_calls" in message else message
-            for message in conversation
-        ]
-        for conversation in corpus
-    ]
 
 
 def _blocks(content: Any) -> list[Any]:
@@ -222,28 +200,9 @@ def main(argv: list[str] | None = None) -> None:
     turns = sum(len(payload["messages"]) for payload in payloads)
     if args.profile:
         rounds = 2 * args.rounds if args.rounds else 10
-    fresh = {  # each writer its own, so that neither finds objects the other just read
-        key: [
-            [openai_chat.from_payload(c) for c in fresh_arguments(corpus, number + 1)]
-            for number in range(rounds)
-        ]
-        for key in ("anthropic", "openai_chat")
-    }
-    # Read after the others, as bench_gemini.py does (histories read before the LangChain
-    # messages measured about 5% slower there, converted before, for their place in memory).
-    repeated = {
-        key: [openai_chat.from_payload(conversation) for conversation in corpus]
-        for key in ("anthropic", "openai_chat")
-    }
-    operations: Operations = {
-        "anthropic": (anthropic_format.to_payload, fresh["anthropic"]),
-        "openai_chat": (openai_chat.to_payload, fresh["openai_chat"]),
-        "anthropic again": (anthropic_format.to_payload, [repeated["anthropic"]] * rounds),
-        "openai_chat again": (openai_chat.to_payload, [repeated["openai_chat"]] * rounds),
-        "langchain": (_langchain, [chains] * rounds),
-        "anthropic.from_payload": (anthropic_format.from_payload, [payloads] * rounds),
-        "openai_chat.from_payload": (openai_chat.from_payload, [corpus] * rounds),
-    }
+    operations, fresh = writer_operations(
+        "anthropic", anthropic_format, corpus, payloads, (_langchain, chains), rounds
+    )
     if args.profile:
         profile_operations(operations, total, METHODS)
         return
@@ -267,20 +226,7 @@ def main(argv: list[str] | None = None) -> None:
          f"{us(key) / us('openai_chat.from_payload'):.2f}x"]
         for key in READERS
     ]
-    for clock_name, clock in (("wall clock", wall), ("CPU time", cpu)):
-        mine, openai, again, openai_again, theirs = (median(clock[key]) for key in WRITERS)
-        checks.append((
-            f"{clock_name}: `anthropic.to_payload` costs no more than `openai_chat.to_payload` "
-            f"({fmt(mine)} vs {fmt(openai)} µs/msg, {mine / openai:.2f}x; target ≤ 1.00x; "
-            f"converted before: {fmt(again)} vs {fmt(openai_again)} µs/msg, "
-            f"{again / openai_again:.2f}x)",
-            mine <= openai,
-        ))
-        checks.append((
-            f"{clock_name}: ≥ 2x faster than langchain-anthropic ({fmt(theirs)} vs {fmt(mine)} "
-            f"µs/msg, {theirs / mine:.2f}x faster)",
-            theirs >= 2 * mine,
-        ))
+    checks += writer_checks("anthropic", "langchain-anthropic", wall, cpu)
     print("\n".join([
         f"{n} conversations of `make_corpus({n})`, {total} Chat Completions messages "
         f"({turns} Anthropic turns); {rounds} rounds x {-(-n // 5)} slices of 5 "

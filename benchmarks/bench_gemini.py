@@ -13,7 +13,7 @@ corpus:
 - semantic_chat ``gemini.to_payload(history)`` (``{"contents": [...], "system_instruction":
   ...}``) of histories converted for the first time: each round has its own histories, read
   from a copy of the corpus whose tool-call arguments texts are new
-  (`bench_anthropic.fresh_arguments`), so nothing a writer memoises from an earlier conversion
+  (`writer_bench.fresh_arguments`), so nothing a writer memoises from an earlier conversion
   (a parsed arguments text) applies;
 - semantic_chat ``openai_chat.to_payload(history)`` of the same conversations, also converted
   for the first time (histories of its own; the issue's bar: writing Gemini must cost no more
@@ -50,14 +50,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_anthropic import fresh_arguments
-from common import Operations, fmt, median, run, table, verdict
+from common import fmt, median, run, table, verdict
 from contenders import LangChain, messages_equal
 from corpus import make_corpus
 from google.genai import types
 from langchain_google_genai import ChatGoogleGenerativeAI
 from langchain_google_genai.chat_models import _parse_chat_history
 from profile_ops import profile_operations
+from writer_bench import writer_checks, writer_operations
 
 from semantic_chat.formats import gemini as gemini_format
 from semantic_chat.formats import openai_chat
@@ -240,28 +240,9 @@ def main(argv: list[str] | None = None) -> None:
     turns = sum(len(payload["contents"]) for payload in payloads)
     if args.profile:
         rounds = 2 * args.rounds if args.rounds else 10
-    fresh = {  # each writer its own, so that neither finds objects the other just read
-        key: [
-            [openai_chat.from_payload(c) for c in fresh_arguments(corpus, number + 1)]
-            for number in range(rounds)
-        ]
-        for key in ("gemini", "openai_chat")
-    }
-    # Read after the others: histories read before the LangChain messages and the payloads
-    # measured about 5% slower, converted before, than these (their place in memory).
-    repeated = {
-        key: [openai_chat.from_payload(conversation) for conversation in corpus]
-        for key in ("gemini", "openai_chat")
-    }
-    operations: Operations = {
-        "gemini": (gemini_format.to_payload, fresh["gemini"]),
-        "openai_chat": (openai_chat.to_payload, fresh["openai_chat"]),
-        "gemini again": (gemini_format.to_payload, [repeated["gemini"]] * rounds),
-        "openai_chat again": (openai_chat.to_payload, [repeated["openai_chat"]] * rounds),
-        "langchain": (_langchain, [chains] * rounds),
-        "gemini.from_payload": (gemini_format.from_payload, [payloads] * rounds),
-        "openai_chat.from_payload": (openai_chat.from_payload, [corpus] * rounds),
-    }
+    operations, fresh = writer_operations(
+        "gemini", gemini_format, corpus, payloads, (_langchain, chains), rounds
+    )
     if args.profile:
         profile_operations(operations, total, METHODS)
         return
@@ -285,20 +266,7 @@ def main(argv: list[str] | None = None) -> None:
          f"{us(key) / us('openai_chat.from_payload'):.2f}x"]
         for key in READERS
     ]
-    for clock_name, clock in (("wall clock", wall), ("CPU time", cpu)):
-        mine, openai, again, openai_again, theirs = (median(clock[key]) for key in WRITERS)
-        checks.append((
-            f"{clock_name}: `gemini.to_payload` costs no more than `openai_chat.to_payload` "
-            f"({fmt(mine)} vs {fmt(openai)} µs/msg, {mine / openai:.2f}x; target ≤ 1.00x; "
-            f"converted before: {fmt(again)} vs {fmt(openai_again)} µs/msg, "
-            f"{again / openai_again:.2f}x)",
-            mine <= openai,
-        ))
-        checks.append((
-            f"{clock_name}: ≥ 2x faster than langchain-google-genai ({fmt(theirs)} vs "
-            f"{fmt(mine)} µs/msg, {theirs / mine:.2f}x faster)",
-            theirs >= 2 * mine,
-        ))
+    checks += writer_checks("gemini", "langchain-google-genai", wall, cpu)
     print("\n".join([
         f"{n} conversations of `make_corpus({n})`, {total} Chat Completions messages "
         f"({turns} Gemini contents); {rounds} rounds x {-(-n // 5)} slices of 5 "

@@ -23,7 +23,7 @@ several rounds, per conversation:
   definitions with nested parameter schemas), which both render as a system message.
 
 Every input is one no operation has seen: each round, each operation has deep copies of its
-own whose tool-call arguments texts are new (`bench_anthropic.fresh_arguments`), so nothing
+own whose tool-call arguments texts are new (`writer_bench.fresh_arguments`), so nothing
 memoised from an earlier call (a parsed arguments text) applies, and every side's objects are
 equally new to the caches. (With only the tool-call messages copied, as ``fresh_arguments``
 does, cleanlab's other message dicts were the same objects every round, while each round's
@@ -48,10 +48,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_anthropic import fresh_arguments
 from cleanlab_tlm.utils import chat as cleanlab_chat
 from common import Operations, fmt, median, run, table, verdict, version
 from corpus import make_corpus
+from writer_bench import fresh_arguments
 
 from semantic_chat.formats import openai_chat
 from semantic_chat.prompt import form_prompt_string
