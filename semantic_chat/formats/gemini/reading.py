@@ -67,6 +67,7 @@ from .shared import (
     PART_FIELDS,
     PART_KINDS,
     PROVIDER,
+    URL_SAFE_TO_STANDARD,
     codecs,
     finish_reason,
     made_call_id,
@@ -81,7 +82,6 @@ __all__ = ["from_payload", "from_response"]
 
 _USER, _ASSISTANT, _TOOL = AuthorRole.USER, AuthorRole.ASSISTANT, AuthorRole.TOOL
 _SYSTEM = AuthorRole.SYSTEM
-_URL_SAFE = str.maketrans("-_", "+/")
 _CANDIDATE_KEYS = frozenset(("content", "finish_reason", "grounding_metadata",
                              "citation_metadata"))
 _RESPONSE_KEYS = frozenset(("candidates", "response_id", "model_version", "usage_metadata"))
@@ -756,7 +756,7 @@ def _inline(  # noqa: PLR0917 - one reader's parts, passed on
     try:
         check_base64(data)
     except ValueError as error:
-        standard = data.translate(_URL_SAFE)
+        standard = data.translate(URL_SAFE_TO_STANDARD)
         try:
             check_base64(standard)
         except ValueError:

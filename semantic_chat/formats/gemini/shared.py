@@ -28,6 +28,8 @@ __all__ = [
     "PART_FIELDS",
     "PART_KINDS",
     "PROVIDER",
+    "STANDARD_TO_URL_SAFE",
+    "URL_SAFE_TO_STANDARD",
     "Spelling",
     "camel_key",
     "check_spelling",
@@ -206,7 +208,10 @@ _BYTES_KEYS = frozenset((
 ))
 _BLOB_KEYS = frozenset(("inlineData",))
 _SDK_ONLY = ("sdkHttpResponse", "automaticFunctionCallingHistory", "parsed")
-_URL_SAFE = str.maketrans("-_", "+/")
+URL_SAFE_TO_STANDARD = str.maketrans("-_", "+/")
+"""Turns URL-safe base64 text into standard base64 (``str.translate``)."""
+STANDARD_TO_URL_SAFE = str.maketrans("+/", "-_")
+"""Turns standard base64 text into URL-safe base64, as it was read."""
 
 
 def plain(obj: Any, path: str) -> Any:
@@ -244,11 +249,11 @@ def _standard_bytes(value: Any, in_call: bool = False) -> Any:
     elif type(value) is dict:
         for key, element in value.items():
             if key in _BYTES_KEYS and type(element) is str:
-                value[key] = element.translate(_URL_SAFE)
+                value[key] = element.translate(URL_SAFE_TO_STANDARD)
             elif key in _BLOB_KEYS and type(element) is dict:
                 data = element.get("data")
                 if type(data) is str:
-                    element["data"] = data.translate(_URL_SAFE)
+                    element["data"] = data.translate(URL_SAFE_TO_STANDARD)
             elif key == "response" and not in_call:
                 _standard_bytes(element)
             elif snake_key(key) not in OPAQUE_KEYS:
@@ -333,7 +338,7 @@ def signature_problem(text: str) -> str | None:
         check_base64(text)
     except ValueError as error:
         try:
-            check_base64(text.translate(_URL_SAFE))
+            check_base64(text.translate(URL_SAFE_TO_STANDARD))
         except ValueError:
             return str(error)
     return None

@@ -52,6 +52,7 @@ from .shared import (
     FORMAT,
     HINTS,
     PROVIDER,
+    STANDARD_TO_URL_SAFE,
     Spelling,
     camel_key,
     check_spelling,
@@ -68,7 +69,6 @@ _USER, _ASSISTANT, _TOOL = AuthorRole.USER, AuthorRole.ASSISTANT, AuthorRole.TOO
 _ROLES = {"user": "user", "assistant": "model", "tool": "user"}
 _INSTRUCTION_ROLES = frozenset(("system", "developer"))
 _WRAPPERS = frozenset(("result", "output", "error"))
-_TO_URL_SAFE = str.maketrans("+/", "-_")
 _MADE = "gemini-call-"  # the start of a made-up id, checked before the pattern
 
 # What the last content written was made of, for the next message to join it or not.
@@ -802,7 +802,7 @@ def _media_part(
     else:
         data = item.base64 or ""
         if hints.get("base64") == "urlsafe":
-            data = data.translate(_TO_URL_SAFE)
+            data = data.translate(STANDARD_TO_URL_SAFE)
         body = {keys.mime_type: mime_type or "application/octet-stream", keys.data: data}
         key = keys.inline_data
     display_name = hints.get("display_name")
