@@ -38,9 +38,6 @@ Where cleanlab misbehaves we write a sensible string instead (each is listed in 
 
 from __future__ import annotations
 
-import json
-import marshal
-import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -56,134 +53,32 @@ from ..contents import (
     RefusalContent,
     TextContent,
 )
-from ..errors import FormatError, InvalidTypeError, describe_type
+from ..errors import FormatError, InvalidTypeError, InvalidValueError, describe_type
 from ..formats import detect, get, openai_chat, openai_responses
-from ..formats.wire import ERROR_PREFIX, compact_json, error_output
+from ..formats.wire import compact_json, error_output
 from ..history import ChatHistory
 from ..labels import PLAIN_TEXT as _PLAIN
 from ..message import ChatMessageContent
+from .blocks import (
+    ASSISTANT,
+    SYSTEM_ROLES,
+    TOOL,
+    call_block,
+    indented,
+    parse_arguments,
+    response_block,
+    tools_texts,
+)
+from .exact import (
+    chat_string,
+    plain_dicts,
+    response_chat_string,
+    response_responses_string,
+    responses_string,
+    uses_responses,
+)
 
 __all__ = ["form_prompt_string", "form_response_string"]
-
-_SYSTEM_ROLES = frozenset(("system", "developer"))
-_ASSISTANT = "Assistant: "
-_TOOL = "Tool: "
-
-_TOOLS_HEAD = (
-    "You are an AI Assistant that can call provided tools (a.k.a. functions). "
-    "The set of available tools is provided to you as function signatures within "
-    "<tools> </tools> XML tags. "
-    "You may call one or more of these functions to assist with the user query. "
-    "If the provided functions are not helpful/relevant, "
-    "then just respond in natural conversational language. "
-    "After you choose to call a function, you will be provided with the function's results "
-    "within <tool_response> </tool_response> XML tags.\n\n<tools>\n"
-)
-_TOOLS_TAIL = (
-    "\n</tools>\n\n"
-    "For each function call return a JSON object, with the following pydantic model json "
-    "schema:\n{'name': <function-name>, 'arguments': <args-dict>}\n"
-    "Each function call should be enclosed within <tool_call> </tool_call> XML tags.\n"
-    "Example:\n<tool_call>\n{'name': <function-name>, 'arguments': <args-dict>}\n</tool_call>\n"
-    "Note: Function calls and their results may optionally include a call_id, which should be "
-    "ignored."
-)
-_FILE_SEARCH_TOOL = {
-    "type": "function",
-    "name": "file_search",
-    "description": "Search user-uploaded documents for relevant passages.",
-    "parameters": {
-        "type": "object",
-        "properties": {
-            "queries": {
-                "type": "array",
-                "items": {"type": "string"},
-                "description": "Search queries to run against the document index.",
-            },
-        },
-        "required": ["queries"],
-    },
-}
-
-_dumps_compact = json.JSONEncoder(separators=(",", ":")).encode
-_dumps_indented = json.JSONEncoder(indent=2).encode
-_decoder = json.JSONDecoder()
-_loads = _decoder.decode
-_scan: Any = _decoder.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder
-_quote: Any = getattr(json.encoder, "c_encode_basestring_ascii", None) or (
-    json.encoder.py_encode_basestring_ascii
-)
-_CONSTANTS = {None: "null", True: "true", False: "false"}
-
-
-def _indented(value: Any, newline: str = "\n") -> str:
-    """``json.dumps(value, indent=2)`` with every line after the first indented by ``newline``.
-
-    The standard library writes indented JSON with its pure-Python encoder, the slowest part of
-    a prompt; this writes the same text for the values JSON reading gives (str, int, float,
-    bool, None, list, dict with str keys) and leaves any other value to it.
-    """
-    kind = type(value)
-    if kind is str:
-        return str(_quote(value))
-    if kind is dict:
-        if not value:
-            return "{}"
-        inner = newline + "  "
-        parts = []
-        for key, item in value.items():
-            if type(key) is not str:
-                return _dumps_indented(value).replace("\n", newline)
-            kind = type(item)
-            if kind is str:
-                parts.append(inner + _quote(key) + ": " + _quote(item))
-            elif kind is int:
-                parts.append(inner + _quote(key) + ": " + int.__repr__(item))
-            elif kind is float and item - item == 0.0:  # finite
-                parts.append(inner + _quote(key) + ": " + float.__repr__(item))
-            elif item is None or kind is bool:
-                parts.append(inner + _quote(key) + ": " + _CONSTANTS[item])
-            else:
-                parts.append(inner + _quote(key) + ": " + _indented(item, inner))
-        return "{" + ",".join(parts) + newline + "}"
-    if kind is list:
-        if not value:
-            return "[]"
-        inner = newline + "  "
-        return "[" + ",".join([inner + _indented(item, inner) for item in value]) + newline + "]"
-    if kind is int:
-        return int.__repr__(value)
-    if kind is float and value - value == 0.0:  # finite: NaN and infinities are left to json
-        return float.__repr__(value)
-    if value is None or kind is bool:
-        return _CONSTANTS[value]
-    return _dumps_indented(value).replace("\n", newline)
-
-
-def _call_block(name: str, arguments: Any, call_id: Any) -> str:
-    """A ``<tool_call>`` block: name, arguments and call id, as cleanlab's JSON writes them."""
-    return (
-        '<tool_call>\n{\n  "name": '
-        + (_quote(name) if type(name) is str else _indented(name))
-        + ',\n  "arguments": '
-        + _indented(arguments, "\n  ")
-        + ',\n  "call_id": '
-        + (_quote(call_id) if type(call_id) is str else _indented(call_id))
-        + "\n}\n</tool_call>"
-    )
-
-
-def _response_block(name: str, call_id: Any, output: Any) -> str:
-    """A ``<tool_response>`` block: name, call id and output, as cleanlab's JSON writes them."""
-    return (
-        '<tool_response>\n{\n  "name": '
-        + (_quote(name) if type(name) is str else _indented(name))
-        + ',\n  "call_id": '
-        + (_quote(call_id) if type(call_id) is str else _indented(call_id))
-        + ',\n  "output": '
-        + (_quote(output) if type(output) is str else _indented(output, "\n  "))
-        + "\n}\n</tool_response>"
-    )
 
 
 def form_prompt_string(
@@ -191,32 +86,57 @@ def form_prompt_string(
     tools: Iterable[Mapping[str, Any]] | Mapping[str, Any] | None = None,
     *,
     instructions: str | None = None,
+    use_responses: bool | None = None,
+    exact: bool | None = None,
 ) -> str:
-    """Write ``conversation`` as one prompt string, exactly as cleanlab's ``form_prompt_string``.
+    """Write ``conversation`` as one prompt string, in the format of cleanlab's own function.
 
     ``conversation`` is a `ChatHistory`, a list of `ChatMessageContent`, or a payload
     ``formats.detect`` recognises (Chat Completions messages, Responses input or request,
     Anthropic, Gemini). ``tools`` are the tool definitions of any provider. ``instructions``
     come first, as a system message, and select the Responses rendering, as in cleanlab.
-    The differences from cleanlab, where it crashes or misbehaves, are listed in the module
-    docstring.
+    ``use_responses`` is cleanlab's: ``True`` or ``False`` chooses the Responses or the Chat
+    Completions rendering, ``None`` lets the payload and tools decide as cleanlab does.
+
+    ``exact`` chooses between two renderings of the same format. ``True``: cleanlab-tlm
+    1.1.39's string byte for byte, quirks included (module `exact`); a history is written as
+    cleanlab writes its Chat Completions (or Responses) messages. ``False``: content parts
+    as their text, media as placeholders, refusals kept (this module's docstring). ``None``,
+    the default: exact for the OpenAI dicts cleanlab itself reads, readable for a history
+    and for the Anthropic and Gemini formats, which cleanlab does not read.
 
     Raises:
         FormatError: the payload is in no known format or is malformed (located).
-        InvalidTypeError: ``tools`` or ``instructions`` are of the wrong type (located).
+        InvalidTypeError: ``tools``, ``instructions``, ``use_responses`` or ``exact`` are of
+            the wrong type.
+        InvalidValueError: ``use_responses=False`` with ``instructions``, which only the
+            Responses rendering writes.
     """
-    if instructions is None and type(conversation) is list:
-        payload: list[Any] = conversation
-        quick = _quick_chat(payload)
-        if quick is not None:  # plain Chat Completions dicts, written without a history
-            quick_tools = None
-            if tools is not None:
-                flat, quick_tools, _ = _tools_texts(tools)
-                if flat:  # Responses tools: the Responses rendering, the general way
-                    quick = None
-            if quick is not None:
-                return _quick_join(payload, *quick, quick_tools)
-    responses = instructions is not None
+    for name, value in (("use_responses", use_responses), ("exact", exact)):
+        if value is not None and type(value) is not bool:
+            raise InvalidTypeError.mismatch(name, "True, False or None", describe_type(value))
+    if instructions is not None:
+        if type(instructions) is not str:
+            raise InvalidTypeError.mismatch("instructions", "a str", describe_type(instructions))
+        if use_responses is False:
+            raise InvalidValueError(
+                "instructions are written by the Responses rendering only",
+                path="use_responses",
+            )
+    if (
+        type(conversation) is list
+        and exact is not False
+        and instructions is None
+        and use_responses is not True
+    ):
+        # plain Chat Completions dicts: cleanlab's own input, written without finding the format
+        chat_text = None
+        if tools is not None:
+            chat_text = tools_texts(tools)[1]
+        if tools is None or use_responses is False or not uses_responses([], tools, False):
+            written = chat_string(conversation, chat_text, plain_only=True)
+            if written is not None:
+                return written
     if isinstance(conversation, ChatHistory):
         messages: list[ChatMessageContent] = conversation.messages
     elif isinstance(conversation, list) and all(
@@ -224,8 +144,43 @@ def form_prompt_string(
     ):
         messages = conversation
     else:
-        messages, from_responses = _read_conversation(conversation)
-        responses = responses or from_responses
+        name = _format_of(conversation)
+        if exact or (exact is None and name in _CLEANLAB_FORMATS):
+            if name not in _CLEANLAB_FORMATS:
+                messages = get(name).from_payload(conversation).messages
+                return _exact_history(messages, tools, instructions, use_responses)
+            return _exact_payload(conversation, tools, instructions, use_responses)
+        messages, from_responses = _read_conversation(conversation, name)
+        return _readable(messages, tools, instructions, use_responses, from_responses)
+    if exact:
+        return _exact_history(messages, tools, instructions, use_responses)
+    return _readable(messages, tools, instructions, use_responses, False)
+
+
+_CLEANLAB_FORMATS = frozenset(("openai-chat", "openai-responses"))
+
+
+def _format_of(payload: Any) -> str:
+    """The payload's format, as ``formats.detect`` tells it, located at ``conversation``."""
+    try:
+        return detect(payload)
+    except FormatError as error:
+        raise error.at("conversation") from None
+
+
+def _responses_selected(
+    messages: list[ChatMessageContent],
+    tools: Any,
+    instructions: str | None,
+    use_responses: bool | None,
+) -> tuple[bool, str | None, str | None]:
+    """Whether a history gets the Responses rendering, and the tools text of each rendering."""
+    chat_text = responses_text = None
+    if tools is not None:
+        flat, chat_text, responses_text = tools_texts(tools)
+    if use_responses is not None:
+        return use_responses, chat_text, responses_text
+    responses = instructions is not None or (tools is not None and flat)
     for first in messages:
         # the stored metadata, not the property, which would store an empty dict on a read
         hints = first._metadata
@@ -233,31 +188,89 @@ def form_prompt_string(
         if type(hint) is dict and hint.get("instructions"):
             responses = True  # a Responses request's instructions, read as a system message
         break
-    if instructions is not None and type(instructions) is not str:
-        raise InvalidTypeError.mismatch("instructions", "a str", describe_type(instructions))
-    tools_text = None
+    return responses, chat_text, responses_text
+
+
+def _readable(
+    messages: list[ChatMessageContent],
+    tools: Any,
+    instructions: str | None,
+    use_responses: bool | None,
+    from_responses: bool,
+) -> str:
+    """The readable rendering of a history, in the layout cleanlab would choose for it."""
+    selected, chat_text, responses_text = _responses_selected(
+        messages, tools, instructions, use_responses
+    )
+    if selected or (from_responses and use_responses is None):
+        return _render_responses(messages, responses_text, instructions)
+    return _render_chat(messages, chat_text)
+
+
+def _exact_history(
+    messages: list[ChatMessageContent],
+    tools: Any,
+    instructions: str | None,
+    use_responses: bool | None,
+) -> str:
+    """Cleanlab's string for a history: as it writes the history's OpenAI messages."""
+    responses = _responses_selected(messages, tools, instructions, use_responses)[0]
+    payload = (openai_responses if responses else openai_chat).to_payload(messages)
+    return _exact_payload(payload, tools, instructions, responses)
+
+
+def _exact_payload(
+    payload: Any, tools: Any, instructions: str | None, use_responses: bool | None
+) -> str:
+    """Cleanlab's string for Chat Completions messages or a Responses input (or request)."""
+    path = "conversation"
+    if isinstance(payload, Mapping):  # a request: its messages, or its input and instructions
+        if "messages" in payload:
+            payload, path = payload["messages"], "conversation.messages"
+        else:
+            if instructions is None and payload.get("instructions") is not None:
+                instructions = payload["instructions"]
+            payload, path = payload.get("input"), "conversation.input"
+    if isinstance(payload, str):
+        payload = [{"role": "user", "content": payload}]
+    if not isinstance(payload, (list, tuple)):
+        raise FormatError.mismatch(path, "a list of messages", describe_type(payload))
+    items = plain_dicts(payload)
+    chat_text = responses_text = None
     if tools is not None:
-        flat, chat_text, responses_text = _tools_texts(tools)
-        responses = responses or flat
-        tools_text = responses_text if responses else chat_text
-    if responses:
-        return _render_responses(messages, tools_text, instructions)
-    return _render_chat(messages, tools_text)
+        chat_text, responses_text = tools_texts(tools)[1:]
+    if use_responses is None:
+        use_responses = uses_responses(items, tools, instructions is not None)
+    if use_responses:
+        return responses_string(items, responses_text, instructions, path=path)
+    written = chat_string(items, chat_text)
+    assert written is not None  # only a plain_only rendering gives up
+    return written
 
 
-def form_response_string(message: ChatMessageContent | Mapping[str, Any] | Any) -> str:
+def form_response_string(
+    message: ChatMessageContent | Mapping[str, Any] | Any, *, exact: bool | None = None
+) -> str:
     """Write an assistant's reply as cleanlab's ``form_response_string_*`` functions do.
 
     ``message`` is a `ChatMessageContent`, a Chat Completions message or ``ChatCompletion``
     (dict or SDK object), or a Responses ``Response``. The text comes first, then one
-    ``<tool_call>`` block a call. A Responses reply's calls carry their ``call_id``, as in
-    cleanlab's ``form_response_string_responses_api``; that function writes only the last
-    output item, we write them all. A refusal is written as text (cleanlab drops it).
+    ``<tool_call>`` block a call (a Responses reply's with their ``call_id``).
+
+    ``exact`` as for `form_prompt_string`: ``True`` is cleanlab's string byte for byte (a
+    refusal is left out, content parts are their ``repr``, a Responses reply is its last
+    output item only); ``False`` writes every item readably (a refusal as text, every output
+    item); ``None`` is exact for dicts and SDK objects, readable for a `ChatMessageContent`.
 
     Raises:
         FormatError: the response is malformed or of no known kind (located).
+        InvalidTypeError: ``exact`` is of the wrong type.
     """
+    if exact is not None and type(exact) is not bool:
+        raise InvalidTypeError.mismatch("exact", "True, False or None", describe_type(exact))
     if isinstance(message, ChatMessageContent):
+        if exact:
+            return response_chat_string(openai_chat.to_payload(message)[0], "message")
         return _response_chat(message)
     data: Any = message
     if not isinstance(data, Mapping) and hasattr(data, "model_dump"):
@@ -269,11 +282,24 @@ def form_response_string(message: ChatMessageContent | Mapping[str, Any] | Any) 
             describe_type(message),
         )
     if "choices" in data:
-        return _response_chat(openai_chat.from_response(data))
+        if exact is False:
+            return _response_chat(openai_chat.from_response(data))
+        choices = data["choices"]
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], Mapping):
+            raise FormatError.mismatch(
+                "message.choices", "a list of choices", describe_type(choices)
+            )
+        if "message" not in choices[0]:
+            raise FormatError("missing 'message'", path="message.choices[0].message")
+        return response_chat_string(choices[0]["message"], "message.choices[0].message")
     if "output" in data:
-        return _response_responses(openai_responses.from_response(data))
+        if exact is False:
+            return _response_responses(openai_responses.from_response(data))
+        return response_responses_string(data["output"], "message.output")
     if "role" in data:
-        return _response_chat(openai_chat.from_payload([data]).messages[0])
+        if exact is False:
+            return _response_chat(openai_chat.from_payload([data]).messages[0])
+        return response_chat_string(data, "message")
     raise FormatError(
         "expected a Chat Completions message (role), a ChatCompletion (choices) or a "
         "Response (output)",
@@ -284,146 +310,8 @@ def form_response_string(message: ChatMessageContent | Mapping[str, Any] | Any) 
 # Reading
 
 
-def _quick_chat(messages: list[Any]) -> tuple[list[str], int] | None:
-    """Write plain Chat Completions message dicts straight from the dicts, without a history.
-
-    Reading a payload into a history is most of the time a prompt from messages takes. This
-    takes the shapes the Chat Completions reader reads with no hints: system, developer, user
-    and assistant messages of string content, an assistant's standard tool calls with string
-    arguments (content a string or null), tool messages of string content. It returns the
-    written turns and where the tools' system message goes (after the leading system block),
-    the same text `_render_chat` writes from the history; ``None`` for anything else (no
-    messages, content parts, a ``name``, a refusal, another key ...), which goes the general
-    way, so every error is raised there, located as ever.
-    """
-    if not messages:
-        return None
-    out: list[str] = []
-    append = out.append
-    names: dict[str, str] = {}
-    previous: str | None = None
-    tools_at = -1
-    for message in messages:
-        if type(message) is not dict:
-            return None
-        try:
-            role = message["role"]
-            content = message["content"]
-        except KeyError:
-            return None
-        if type(role) is not str:
-            return None
-        size = len(message)
-        if size == 2 and type(content) is str:
-            if role == "user":
-                if tools_at < 0:
-                    tools_at = len(out)
-                append("User: " + content + "\n\n")
-            elif role == "assistant":
-                if tools_at < 0:
-                    tools_at = len(out)
-                if not content:
-                    if previous is None:  # tools would go before it and prefix what follows
-                        return None
-                    continue  # skipped, as the history's empty assistant text is
-                append(_ASSISTANT + content + "\n\n")
-            elif role in _SYSTEM_ROLES:
-                append(("" if previous in _SYSTEM_ROLES else "System: ") + content + "\n\n")
-            else:
-                return None
-            previous = role
-            continue
-        if tools_at < 0:
-            tools_at = len(out)
-        if role == "tool":
-            call_id = message.get("tool_call_id")
-            if (
-                size != 3
-                or type(call_id) is not str
-                or type(content) is not str
-                or content.startswith(ERROR_PREFIX)  # read as a failed call's output
-            ):
-                return None
-            append(
-                'Tool: <tool_response>\n{\n  "name": '
-                + _quote(names.get(call_id) or "function")
-                + ',\n  "call_id": '
-                + _quote(call_id)
-                + ',\n  "output": '
-                + _quote(content)
-                + "\n}\n</tool_response>\n\n"
-            )
-            previous = "tool"
-        elif role == "assistant" and size == 3 and (content is None or type(content) is str):
-            calls = message.get("tool_calls")
-            if type(calls) is not list or not calls:
-                return None
-            append(_ASSISTANT + content + "\n\n" if content else _ASSISTANT)
-            if not _quick_calls(calls, names, append):
-                return None
-            previous = role
-        else:
-            return None
-    return out, tools_at
-
-
-def _quick_calls(
-    calls: list[Any], names: dict[str, str], append: Callable[[str], None]
-) -> bool:
-    """Write an assistant's standard tool calls for `_quick_chat`; ``False`` on any other."""
-    for call in calls:
-        if type(call) is not dict or len(call) != 3:
-            return False
-        try:
-            function = call["function"]
-            call_id = call["id"]
-            kind = call["type"]
-            name = function["name"]
-            arguments = function["arguments"]
-        except (KeyError, TypeError):
-            return False
-        if (
-            kind != "function"
-            or type(function) is not dict
-            or len(function) != 2
-            or type(call_id) is not str
-            or type(name) is not str
-            or type(arguments) is not str
-        ):
-            return False
-        names[call_id] = name
-        append(
-            '<tool_call>\n{\n  "name": '
-            + _quote(name)
-            + ',\n  "arguments": '
-            + _indented(_parse_arguments(arguments), "\n  ")
-            + ',\n  "call_id": '
-            + _quote(call_id)
-            + "\n}\n</tool_call>\n\n"
-        )
-    return True
-
-
-def _quick_join(
-    messages: list[Any], out: list[str], tools_at: int, tools_text: str | None
-) -> str:
-    """Finish `_quick_chat`'s turns as `_render_chat` does: tools, a lone user text, the end."""
-    if tools_text is None:
-        if len(messages) == 1 and messages[0]["role"] == "user":
-            return str(messages[0]["content"])  # cleanlab returns a lone user text as it is
-    else:
-        at = len(out) if tools_at < 0 else tools_at
-        out.insert(at, ("System: " if at == 0 else "") + tools_text + "\n\n")
-    out.append(_ASSISTANT)
-    return "".join(out).strip()
-
-
-def _read_conversation(payload: Any) -> tuple[list[ChatMessageContent], bool]:
+def _read_conversation(payload: Any, name: str) -> tuple[list[ChatMessageContent], bool]:
     """Read a provider payload; say whether cleanlab would use its Responses rendering on it."""
-    try:
-        name = detect(payload)
-    except FormatError as error:
-        raise error.at("conversation") from None
     history = get(name).from_payload(payload)
     responses = False
     if name == "openai-responses":
@@ -437,128 +325,6 @@ def _read_conversation(payload: Any) -> tuple[list[ChatMessageContent], bool]:
                 for item in items
             )
     return history.messages, responses
-
-
-def _tool_list(tools: Any) -> list[Mapping[str, Any]]:
-    """Flatten the tools argument into OpenAI-like definitions (Gemini groups are opened)."""
-    if tools is None:
-        return []
-    if isinstance(tools, Mapping):
-        tools = [tools]
-    if isinstance(tools, (str, bytes)) or not isinstance(tools, Iterable):
-        raise InvalidTypeError.mismatch("tools", "a list of tool definitions", describe_type(tools))
-    flat: list[Mapping[str, Any]] = []
-    for index, tool in enumerate(tools):
-        if not isinstance(tool, Mapping):
-            raise InvalidTypeError.mismatch(
-                f"tools[{index}]", "a tool definition (a dict)", describe_type(tool)
-            )
-        declarations = tool.get("function_declarations", tool.get("functionDeclarations"))
-        if declarations is not None:
-            for inner, declaration in enumerate(declarations):
-                if not isinstance(declaration, Mapping) or "name" not in declaration:
-                    raise InvalidTypeError.mismatch(
-                        f"tools[{index}].function_declarations[{inner}]",
-                        "a function declaration with a name",
-                        describe_type(declaration),
-                    )
-                flat.append(declaration)
-            continue
-        function = tool.get("function")
-        if (isinstance(function, Mapping) and "name" in function) or "name" in tool:
-            flat.append(tool)
-        elif "type" in tool:
-            flat.append(tool)  # an OpenAI built-in tool: file_search is written, others left out
-        else:
-            raise InvalidTypeError.mismatch(
-                f"tools[{index}]", "a tool definition with a name", "a dict without one"
-            )
-    return flat
-
-
-_TOOLS_CACHE: dict[bytes, tuple[bool, str | None, str | None]] = {}
-_TOOLS_CACHE_SIZE = 64
-
-
-def _tools_texts(tools: Any) -> tuple[bool, str | None, str | None]:
-    """Whether the tools are Responses tools, and their system message in either rendering.
-
-    An agent passes the same definitions on every call, and writing them is most of a short
-    prompt's cost: the texts are kept, keyed by the definitions' ``marshal`` bytes, which
-    tell apart every value (``1``, ``1.0`` and ``True`` too), so a kept text is exact.
-    """
-    try:
-        key: bytes | None = marshal.dumps(tools)
-    except ValueError:  # not plain data (a Mapping subclass, an SDK object): not kept
-        key = None
-    if key is not None:
-        kept = _TOOLS_CACHE.get(key)
-        if kept is not None:
-            return kept
-    tool_list = _tool_list(tools)
-    if not tool_list:
-        return False, None, None
-    flat = any(_is_flat_tool(tool) for tool in tool_list)
-    texts = (flat, _tools_text(tool_list, False), _tools_text(tool_list, True))
-    if key is not None and not any(tool.get("type") == "web_search" for tool in tool_list):
-        if len(_TOOLS_CACHE) >= _TOOLS_CACHE_SIZE:
-            _TOOLS_CACHE.clear()
-        _TOOLS_CACHE[key] = texts
-    return texts
-
-
-def _is_flat_tool(tool: Mapping[str, Any]) -> bool:
-    """Say whether ``tool`` is a Responses tool, the shape that makes cleanlab use Responses."""
-    return "type" in tool and "name" in tool and "function" not in tool
-
-
-def _tool_fields(tool: Mapping[str, Any]) -> tuple[str, Any, Any, Any] | None:
-    """Return (name, description, parameters, strict) of a function tool, None for built-ins."""
-    function = tool.get("function")
-    if isinstance(function, Mapping):
-        tool = function
-    elif "name" not in tool:
-        return None
-    parameters = tool.get("parameters", _MISSING)
-    if parameters is _MISSING:
-        parameters = tool.get("input_schema", tool.get("parametersJsonSchema", _MISSING))
-        if parameters is _MISSING:
-            parameters = tool.get("parameters_json_schema", _MISSING)
-    return str(tool["name"]), tool.get("description", _MISSING), parameters, tool.get("strict")
-
-
-_MISSING: Any = object()
-
-
-def _tools_text(tools: list[Mapping[str, Any]], responses: bool) -> str:
-    """Write the tools system message: one compact JSON line a tool, in the rendering's shape."""
-    lines = []
-    for tool in tools:
-        fields = _tool_fields(tool)
-        if fields is None:
-            kind = tool.get("type")
-            if responses and kind == "file_search":
-                lines.append(_dumps_compact(_FILE_SEARCH_TOOL))
-            elif responses and kind == "web_search":
-                warnings.warn(
-                    "a web_search tool is left out of the prompt, as cleanlab does without "
-                    "trafilatura installed",
-                    UserWarning,
-                    stacklevel=3,
-                )
-            continue
-        name, description, parameters, strict = fields
-        spec: dict[str, Any] = {"name": name}
-        if description is not _MISSING:
-            spec["description"] = description
-        if parameters is not _MISSING:
-            spec["parameters"] = parameters
-        if responses:
-            spec = {"type": "function", **spec, "strict": True if strict is None else strict}
-        else:
-            spec = {"type": "function", "function": spec}
-        lines.append(_dumps_compact(spec))
-    return _TOOLS_HEAD + "\n".join(lines) + _TOOLS_TAIL
 
 
 # Rendering
@@ -598,27 +364,7 @@ def _item_text(item: KernelContent) -> str | None:
 
 def _arguments(call: FunctionCallContent) -> Any:
     """The call's arguments as JSON: parsed from their text; text that is not JSON stays text."""
-    return _parse_arguments(call._arguments)
-
-
-def _parse_arguments(arguments: Any) -> Any:
-    """Arguments as JSON: a text parsed (an empty one is ``{}``, one not JSON stays text)."""
-    if type(arguments) is str:
-        if not arguments:
-            return {}
-        if arguments[0] == "{":
-            # the C scanner alone, without json.loads's two whitespace matches
-            try:
-                value, end = _scan(arguments, 0)
-            except (StopIteration, ValueError):
-                value, end = None, -1
-            if end == len(arguments) or (end > 0 and not arguments[end:].strip(" \t\n\r")):
-                return value
-        try:
-            return _loads(arguments)
-        except ValueError:
-            return arguments
-    return {} if arguments is None else arguments
+    return parse_arguments(call._arguments)
 
 
 def _output(result: FunctionResultContent, parts_type: str) -> Any:
@@ -645,12 +391,12 @@ def _output(result: FunctionResultContent, parts_type: str) -> Any:
 def _prefix(role: str, name: str | None, previous: str | None) -> str:
     """Cleanlab's prefix: nothing for a system message after a system one, else the name."""
     label = role if name is None else name
-    if label in _SYSTEM_ROLES:
-        return "" if previous in _SYSTEM_ROLES else "System: "
+    if label in SYSTEM_ROLES:
+        return "" if previous in SYSTEM_ROLES else "System: "
     if label == "user":
         return "User: "
     if label == "assistant":
-        return _ASSISTANT
+        return ASSISTANT
     return label.capitalize() + ": "
 
 
@@ -672,7 +418,7 @@ def _system_block_end(messages: list[ChatMessageContent]) -> int:
     """The index after the leading run of system and developer messages."""
     index = 0
     for message in messages:
-        if _PLAIN[message._role] not in _SYSTEM_ROLES:
+        if _PLAIN[message._role] not in SYSTEM_ROLES:
             break
         index += 1
     return index
@@ -722,7 +468,7 @@ def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> 
                 elif role != "assistant":
                     append(_prefix(role, message._name, previous) + text + "\n\n")
                 elif text:
-                    append(_ASSISTANT + text + "\n\n")
+                    append(ASSISTANT + text + "\n\n")
                 else:
                     continue
                 previous = role
@@ -732,7 +478,7 @@ def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> 
                 call_id = item._id  # type: ignore[attr-defined]
                 names[call_id] = name
                 arguments = _arguments(item)  # type: ignore[arg-type]
-                append(_ASSISTANT + _call_block(name, arguments, call_id) + "\n\n")
+                append(ASSISTANT + call_block(name, arguments, call_id) + "\n\n")
                 previous = role
                 continue
             if kind is FunctionResultContent:
@@ -740,14 +486,14 @@ def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> 
                 output = item._result  # type: ignore[attr-defined]
                 if type(output) is list or item._is_error:  # type: ignore[attr-defined]
                     output = _output(item, "text")  # type: ignore[arg-type]
-                append(_TOOL + _response_block(names.get(call_id) or "function", call_id, output))
+                append(TOOL + response_block(names.get(call_id) or "function", call_id, output))
                 append("\n\n")
                 previous = "tool"
                 continue
         previous = _chat_message(message, role, previous, names, append)
     if tools_at == len(messages):
         append(_prefix("system", None, previous) + f"{tools_text}\n\n")
-    append(_ASSISTANT)
+    append(ASSISTANT)
     return "".join(out).strip()
 
 
@@ -776,11 +522,11 @@ def _chat_message(
     if role == "assistant" or (calls and not texts and not results):
         if not joined and not calls:
             return previous
-        append(_ASSISTANT + joined + "\n\n" if joined else _ASSISTANT)
+        append(ASSISTANT + joined + "\n\n" if joined else ASSISTANT)
         for call in calls:
             name = call._name
             names[call._id] = name
-            append(_call_block(name, _arguments(call), call._id) + "\n\n")
+            append(call_block(name, _arguments(call), call._id) + "\n\n")
         return role
     if texts:
         append(_prefix(role, message._name, previous) + joined + "\n\n")
@@ -788,11 +534,11 @@ def _chat_message(
     for result in results:
         call_id = result._call_id
         name = names.get(call_id) or "function"
-        append(_TOOL + _response_block(name, call_id, _output(result, "text")) + "\n\n")
+        append(TOOL + response_block(name, call_id, _output(result, "text")) + "\n\n")
         previous = "tool"
     for call in calls:
         names[call._id] = call._name
-        append(_ASSISTANT + _call_block(call._name, _arguments(call), call._id) + "\n\n")
+        append(ASSISTANT + call_block(call._name, _arguments(call), call._id) + "\n\n")
         previous = "assistant"
     return previous
 
@@ -835,8 +581,8 @@ def _render_responses(
                     texts = []
                 names[item.id] = item.name
                 if turn != "assistant":
-                    out.append(_ASSISTANT)
-                out.append(_call_block(item.name, _arguments(item), item.id) + "\n\n")
+                    out.append(ASSISTANT)
+                out.append(call_block(item.name, _arguments(item), item.id) + "\n\n")
                 turn, last_role = "assistant", None
             elif isinstance(item, FunctionResultContent):
                 if texts:
@@ -845,8 +591,8 @@ def _render_responses(
                 call_id = item.call_id
                 name = names.get(call_id) or "function"
                 if turn != "tool":
-                    out.append(_TOOL)
-                out.append(_response_block(name, call_id, _output(item, "input_text")) + "\n\n")
+                    out.append(TOOL)
+                out.append(response_block(name, call_id, _output(item, "input_text")) + "\n\n")
                 turn, last_role = "tool", None
             else:
                 text = _item_text(item)
@@ -856,7 +602,7 @@ def _render_responses(
             text_turn(role, message.name, "\n".join(texts))
     if tools_at == len(messages):
         text_turn("system", None, tools_text or "")
-    return ("".join(out).strip() + "\n\n" + _ASSISTANT).strip()
+    return ("".join(out).strip() + "\n\n" + ASSISTANT).strip()
 
 
 def _response_chat(message: ChatMessageContent) -> str:
@@ -867,9 +613,9 @@ def _response_chat(message: ChatMessageContent) -> str:
         if isinstance(item, FunctionCallContent):
             calls.append(
                 '<tool_call>\n{\n  "name": '
-                + _indented(item.name)
+                + indented(item.name)
                 + ',\n  "arguments": '
-                + _indented(_arguments(item), "\n  ")
+                + indented(_arguments(item), "\n  ")
                 + "\n}\n</tool_call>"
             )
         else:
@@ -892,7 +638,7 @@ def _response_responses(message: ChatMessageContent) -> str:
             if texts:
                 parts.append("\n".join(texts))
                 texts = []
-            parts.append(_call_block(item.name, _arguments(item), item.id))
+            parts.append(call_block(item.name, _arguments(item), item.id))
         elif not isinstance(item, FunctionResultContent):
             text = _item_text(item)
             if text is not None:

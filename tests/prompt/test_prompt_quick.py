@@ -1,22 +1,27 @@
-"""The quick path of `form_prompt_string`: plain Chat Completions dicts written directly.
+"""The plain path of `form_prompt_string`: Chat Completions dicts written without detection.
 
-A list of the common message shapes is written from the dicts without reading a history
-(`strings._quick_chat`); anything else goes the general way. These tests pin the quick path
-to the general one: the same string for any generated message list, with and without tools,
-and the same errors, located in the same place.
+Finding a payload's format (``formats.detect``) costs about as much as writing a short
+prompt, so a list whose every message is surely a Chat Completions one (the roles, keys and
+string contents no other format has) is written straight away (`exact.chat_string` with
+``plain_only``); anything else is detected first and goes the general way. These tests pin
+the plain path to the general one and to cleanlab: the same string for any generated list,
+with and without tools, and the same errors, located in the same place.
 """
 
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any
 
 import pytest
+from cleanlab_tlm.utils import chat as cleanlab
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from semantic_chat.errors import FormatError, InvalidTypeError
-from semantic_chat.prompt import form_prompt_string, strings
+from semantic_chat.prompt import exact, form_prompt_string, strings
+from semantic_chat.prompt.blocks import tools_texts
 
 _text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=10)
 _json_value = st.recursive(
@@ -37,7 +42,7 @@ _arguments = st.one_of(
 
 @st.composite
 def _plain_messages(draw: st.DrawFn) -> list[dict[str, Any]]:
-    """Messages of the shapes the quick path takes, in any order, with any call ids."""
+    """Plain Chat Completions messages, in any order, with any call ids."""
     messages: list[dict[str, Any]] = []
     ids = ["call_0", "call_1", "call_2"]
     for _ in range(draw(st.integers(1, 7))):
@@ -62,38 +67,27 @@ def _plain_messages(draw: st.DrawFn) -> list[dict[str, Any]]:
     return messages
 
 
-def _spoil(message: dict[str, Any], how: str) -> dict[str, Any]:
-    """A message the quick path leaves to the general one (some the general one refuses)."""
+def _spoil(message: Any, how: str) -> Any:
+    """A message that is not plain: the general way writes it (or refuses some)."""
+    if not isinstance(message, dict):
+        return message
     spoilt = dict(message)
-    if how == "name":
-        spoilt["name"] = "Ann"
-    elif how == "extra key":
-        spoilt["metadata"] = {"k": 1}
-    elif how == "parts":
+    if how == "parts":
         spoilt["content"] = [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
     elif how == "no content":
         spoilt.pop("content", None)
-    elif how == "null content":
-        spoilt["content"] = None
-    elif how == "refusal":
-        spoilt["refusal"] = "no"
-    elif how == "error output":
-        spoilt = {"role": "tool", "tool_call_id": "call_0", "content": "Error: boom"}
-    elif how == "untyped call":
-        spoilt = {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [{"id": "call_1", "function": {"name": "f", "arguments": "{}"}}],
-        }
+    elif how == "typed":
+        spoilt["type"] = "message"
     elif how == "function role":
         spoilt = {"role": "function", "name": "f", "content": "out"}
+    elif how == "not a dict":
+        return ["role", "user"]
+    elif how == "number content":
+        spoilt["content"] = 5
     return spoilt
 
 
-_SPOILS = [
-    "name", "extra key", "parts", "no content", "null content", "refusal", "error output",
-    "untyped call", "function role",
-]
+_SPOILS = ["parts", "no content", "typed", "function role", "not a dict", "number content"]
 
 
 @st.composite
@@ -113,49 +107,64 @@ def _tools(draw: st.DrawFn) -> list[dict[str, Any]] | None:
     ]
 
 
-def _general(
-    messages: Any, tools: Any, monkeypatch: pytest.MonkeyPatch
-) -> str | BaseException:
-    """The general path's string (quick path off), or the error it raises."""
-    with monkeypatch.context() as patch:
-        patch.setattr(strings, "_quick_chat", lambda messages: None)
-        try:
-            return form_prompt_string(messages, tools)
-        except (FormatError, InvalidTypeError) as error:
-            return error
-
-
-def _quick(messages: Any, tools: Any) -> str | BaseException:
+def _written(messages: Any, tools: Any) -> str | BaseException:
     try:
         return form_prompt_string(messages, tools)
     except (FormatError, InvalidTypeError) as error:
         return error
 
 
-def _same(quick: str | BaseException, general: str | BaseException) -> None:
+def _general(messages: Any, tools: Any) -> str | BaseException:
+    """The general way: the format found first, then cleanlab's rendering of the dicts."""
+    try:
+        name = strings._format_of(messages)
+        if name not in ("openai-chat", "openai-responses"):
+            return form_prompt_string(messages, tools, exact=False)
+        return strings._exact_payload(messages, tools, None, None)
+    except (FormatError, InvalidTypeError) as error:
+        return error
+
+
+def _same(plain: str | BaseException, general: str | BaseException) -> None:
     if isinstance(general, BaseException):
-        assert type(quick) is type(general)
-        assert str(quick) == str(general)
+        assert type(plain) is type(general)
+        assert str(plain) == str(general)
     else:
-        assert quick == general
+        assert plain == general
 
 
-@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+def _cleanlab(messages: Any, tools: Any) -> str | None:
+    """Cleanlab's string, or None where it raises."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            result: str = cleanlab.form_prompt_string(messages, tools)
+        except Exception:
+            return None
+    return result
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(messages=_plain_messages(), tools=_tools())
-def test_plain_messages_take_the_quick_path_and_match_the_general_one(
-    messages: list[dict[str, Any]],
-    tools: list[dict[str, Any]] | None,
-    monkeypatch: pytest.MonkeyPatch,
+def test_plain_messages_are_written_directly_as_the_general_way_and_cleanlab_write_them(
+    messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None
 ) -> None:
-    # an empty answer first goes the general way (tools before it prefix what follows)
-    opens_empty = messages[0] == {"role": "assistant", "content": ""}
-    assert (strings._quick_chat(messages) is None) == opens_empty
     before = json.dumps(messages)
-    _same(_quick(messages, tools), _general(messages, tools, monkeypatch))
+    chat_text = tools_texts(tools)[1] if tools is not None else None
+    responses_tools = bool(tools) and exact.uses_responses([], tools, False)
+    plain = exact.chat_string(messages, chat_text, plain_only=True)
+    assert plain is not None
+    written = _written(messages, tools)
+    _same(written, _general(messages, tools))
+    if not responses_tools:
+        assert written == plain
+    expected = _cleanlab(messages, tools)
+    if expected is not None:
+        assert written == expected
     assert json.dumps(messages) == before
 
 
-@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(
     messages=_plain_messages(),
     tools=_tools(),
@@ -165,11 +174,10 @@ def test_other_shapes_go_the_general_way(
     messages: list[dict[str, Any]],
     tools: list[dict[str, Any]] | None,
     spoils: list[tuple[int, str]],
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     for index, how in spoils:
         messages[index % len(messages)] = _spoil(messages[index % len(messages)], how)
-    _same(_quick(messages, tools), _general(messages, tools, monkeypatch))
+    _same(_written(messages, tools), _general(messages, tools))
 
 
 def test_a_conversation_of_every_shape_is_written_from_the_dicts() -> None:
@@ -193,8 +201,8 @@ def test_a_conversation_of_every_shape_is_written_from_the_dicts() -> None:
         {"role": "assistant", "content": ""},
         {"role": "assistant", "content": "12 C in Bern."},
     ]
-    assert strings._quick_chat(messages) is not None
-    assert form_prompt_string(messages) == (
+    assert exact.chat_string(messages, None, plain_only=True) is not None
+    expected = (
         "System: Be brief.\n\nUse tools.\n\nUser: Weather in Bern?\n\n"
         'Assistant: <tool_call>\n{\n  "name": "get_weather",\n  "arguments": {\n'
         '    "city": "Bern"\n  },\n  "call_id": "c1"\n}\n</tool_call>\n\n'
@@ -202,13 +210,15 @@ def test_a_conversation_of_every_shape_is_written_from_the_dicts() -> None:
         '  "output": "12 C"\n}\n</tool_response>\n\n'
         'Tool: <tool_response>\n{\n  "name": "function",\n  "call_id": "c9",\n'
         '  "output": "late"\n}\n</tool_response>\n\n'
-        "Assistant: 12 C in Bern.\n\nAssistant:"
+        "Assistant: Assistant: 12 C in Bern.\n\nAssistant:"
     )
+    assert form_prompt_string(messages) == expected
+    assert _cleanlab(messages, None) == expected
 
 
 def test_tools_come_after_the_leading_system_block() -> None:
-    tools = [{"type": "function", "function": {"name": "f", "parameters": {}}}]
-    head = strings._tools_texts(tools)[1]
+    tools = [{"type": "function", "function": {"name": "f", "description": "", "parameters": {}}}]
+    head = tools_texts(tools)[1]
     assert form_prompt_string([{"role": "user", "content": "Hi"}], tools) == (
         f"System: {head}\n\nUser: Hi\n\nAssistant:"
     )
@@ -216,9 +226,11 @@ def test_tools_come_after_the_leading_system_block() -> None:
         f"System: S\n\n{head}\n\nAssistant:"
     )
     opening = [{"role": "assistant", "content": ""}, {"role": "system", "content": "S"}]
-    assert strings._quick_chat(opening) is None  # the tools' system turn glues S to it
-    assert form_prompt_string(opening, tools) == f"System: {head}\n\nS\n\nAssistant:"
-    assert form_prompt_string(opening) == "System: S\n\nAssistant:"
+    # cleanlab's empty answer: a bare prefix, glued to the tools' system turn
+    assert form_prompt_string(opening, tools) == f"System: {head}\n\nAssistant: S\n\nAssistant:"
+    assert form_prompt_string(opening) == "Assistant: System: S\n\nAssistant:"
+    for messages, given_tools in ((opening, tools), (opening, None)):
+        assert form_prompt_string(messages, given_tools) == _cleanlab(messages, given_tools)
 
 
 def test_a_lone_user_text_is_returned_as_it_is() -> None:
@@ -233,7 +245,7 @@ def test_errors_are_located_as_on_the_general_path() -> None:
     ]
     with pytest.raises(FormatError) as caught:
         form_prompt_string(messages)
-    assert caught.value.path == "messages[1].tool_calls[0]"
+    assert caught.value.path == "messages[1].tool_calls[0].function"
     with pytest.raises(InvalidTypeError) as refused:
         form_prompt_string([{"role": "user", "content": "Hi"}], tools=[1])
     assert refused.value.path == "tools[0]"
