@@ -1,0 +1,547 @@
+"""Repair a history so that a wire format takes it, and say what a format would refuse in it.
+
+Every provider refuses a tool result whose call is not in the message right before the
+results, and a call that is never answered; Anthropic and Gemini also want user and
+assistant turns to alternate, with system text only before the first turn. `validate` reports
+each such problem where it is (``messages[4].items[0]``), with what the format's writer
+would refuse or leave out; `repair` fixes the pairing and ordering ones and reports each
+`Change` it made.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+import attrs
+
+from ..contents import FunctionCallContent, FunctionResultContent, KernelContent
+from ..contents.metadata import peek_metadata
+from ..errors import InvalidTypeError, SemanticChatError, describe_type
+from ..formats import anthropic, gemini
+from ..formats.registry import WireFormat, get
+from ..formats.validation import Problem, _write_problems
+from ..history import ChatHistory
+from ..labels import AuthorRole
+from ..message import ChatMessageContent
+from ..trusted import new_history
+
+__all__ = ["MISSING_RESULT", "Action", "Change", "repair", "validate"]
+
+Action = Literal["dropped", "moved", "added", "merged"]
+"""What `repair` did at a place: left something out, put it elsewhere, added an error
+result, or joined a message into the one before it."""
+
+MISSING_RESULT = "no result was recorded for this call"
+"""The text of the error result `repair` adds for a call that was never answered."""
+
+_ITEM = re.compile(r"(?<=^messages\[)(\d+)\]\.items\[(\d+)\]")
+"""A path's message and item index (``messages[3].items[1]``), to map a probe's path back."""
+
+_ASSISTANT, _TOOL, _USER = AuthorRole.ASSISTANT, AuthorRole.TOOL, AuthorRole.USER
+_INSTRUCTIONS = frozenset((AuthorRole.SYSTEM, AuthorRole.DEVELOPER))
+
+
+@attrs.frozen
+class Change:
+    """One change `repair` made: where in the history it was given, what it did, and to what.
+
+    ``str()`` reads as a sentence: ``messages[4]: dropped an orphan result for call 'x'``.
+    """
+
+    path: str
+    """Where, in the history given to `repair` (not the one it returns): ``messages[4]`` for
+    a whole message, ``messages[4].items[1]`` for one item."""
+
+    action: Action
+    """What was done there: ``"dropped"``, ``"moved"``, ``"added"`` or ``"merged"``."""
+
+    message: str
+    """What it was done to, and why, without the location: ``an orphan result for call 'x'``."""
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.action} {self.message}"
+
+
+@attrs.frozen
+class _Rules:
+    """What a wire format asks of a history's order beyond pairing."""
+
+    label: str
+    """The format's name in messages (``Anthropic``)."""
+
+    alternate: bool
+    """User and assistant turns must alternate (a run of one role is merged)."""
+
+    instructions_first: bool
+    """System and developer messages may only come before the first turn."""
+
+
+_RULES = {
+    anthropic.NAME: _Rules("Anthropic", alternate=True, instructions_first=True),
+    gemini.NAME: _Rules("Gemini", alternate=True, instructions_first=True),
+}
+"""The formats with ordering rules; the others (OpenAI's, this library's) take any order."""
+
+
+# --- pairing ------------------------------------------------------------------------------
+
+
+class _Group:
+    """An assistant message's calls and the place its answering results end."""
+
+    __slots__ = ("calls", "end", "extra")
+
+    def __init__(self, end: int) -> None:
+        self.calls: list[_Call] = []
+        self.end = end
+        """The position of the last message of the answer block (the call's own if none)."""
+        self.extra: list[tuple[int, FunctionResultContent]] = []
+        """Results to put after the block: (call order, result), moved or made up."""
+
+
+class _Call:
+    """One call in a `_Group`: where it is, and whether a result answers it."""
+
+    __slots__ = ("answered", "call", "group", "item", "order", "position")
+
+    def __init__(
+        self, call: FunctionCallContent, position: int, item: int, group: _Group, order: int
+    ) -> None:
+        self.call = call
+        self.position = position
+        self.item = item
+        self.group = group
+        self.order = order
+        self.answered = False
+
+
+class _Pairing:
+    """Which results stay, move after their call's results, or go; which calls go unanswered.
+
+    Built over a worklist of messages (positions) in one pass. ``removed[p]`` maps an item
+    index of the message at position ``p`` to what happened to it: the `_Call` it answers
+    (moved after that call's results) or, dropped, the call it named (``call 'x'``).
+    """
+
+    def __init__(self, messages: Sequence[ChatMessageContent]) -> None:
+        self.groups: list[_Group] = []
+        self.removed: dict[int, dict[int, _Call | str]] = {}
+        self._by_id: dict[str, list[_Call]] = {}
+        self._by_name: dict[str, list[_Call]] = {}
+        block: _Group | None = None  # the group whose answer block the scan is in
+        for position, message in enumerate(messages):
+            items = message.items
+            if _answers_only(message):
+                for index, item in enumerate(items):
+                    if isinstance(item, FunctionResultContent):  # all are: for the types
+                        self._place(item, position, index, block)
+                if block is not None:
+                    block.end = position
+                continue
+            block = None  # any other message ends the answer block
+            for index, item in enumerate(items):
+                if isinstance(item, FunctionResultContent):
+                    self._place(item, position, index, None)
+            if message.role == _ASSISTANT:
+                block = self._open(message, position)
+
+    def _open(self, message: ChatMessageContent, position: int) -> _Group | None:
+        """Register an assistant message's calls as a group; ``None`` if it has none."""
+        group: _Group | None = None
+        for index, item in enumerate(message.items):
+            if isinstance(item, FunctionCallContent):
+                if group is None:
+                    group = _Group(position)
+                    self.groups.append(group)
+                call = _Call(item, position, index, group, len(group.calls))
+                group.calls.append(call)
+                if item.id is not None:
+                    self._by_id.setdefault(item.id, []).append(call)
+                else:
+                    self._by_name.setdefault(item.name, []).append(call)
+        return group
+
+    def _place(
+        self, result: FunctionResultContent, position: int, index: int, block: _Group | None
+    ) -> None:
+        """Pair a result with the call it answers, or mark it moved or dropped."""
+        call = self._match(result, block)
+        if call is None:
+            self.removed.setdefault(position, {})[index] = _orphan(result)
+            return
+        call.answered = True
+        if call.group is not block:
+            call.group.extra.append((call.order, result))
+            self.removed.setdefault(position, {})[index] = call
+
+    def _match(self, result: FunctionResultContent, block: _Group | None) -> _Call | None:
+        """The unanswered call a result answers, taken off the waiting lists.
+
+        In the open answer block its earliest call of that id (or, without an id, of that
+        name); elsewhere the latest earlier one. A result with neither id nor name answers
+        the open block's first unanswered call without an id.
+        """
+        if result.call_id is not None:
+            waiting = self._by_id.get(result.call_id)
+        elif result.name is not None:
+            waiting = self._by_name.get(result.name)
+        else:
+            waiting = None
+            if block is not None:
+                for call in block.calls:
+                    if not call.answered and call.call.id is None:
+                        self._by_name[call.call.name].remove(call)
+                        return call
+        if not waiting:
+            return None
+        at = len(waiting) - 1
+        while at > 0 and waiting[at - 1].group is block and block is not None:
+            at -= 1
+        return waiting.pop(at)
+
+    def unanswered(self) -> list[_Call]:
+        """The calls no result answers, in the order of the history."""
+        return [call for group in self.groups for call in group.calls if not call.answered]
+
+
+def _answers_only(message: ChatMessageContent) -> bool:
+    """Whether a message can stand in an answer block: a user or tool message of results."""
+    items = message.items
+    role = message.role
+    return (
+        bool(items)
+        and role != _ASSISTANT
+        and role not in _INSTRUCTIONS
+        and all(isinstance(item, FunctionResultContent) for item in items)
+    )
+
+
+def _call_text(call: FunctionCallContent) -> str:
+    return f"call {call.id!r} ({call.name})" if call.id is not None else f"a {call.name} call"
+
+
+def _orphan(result: FunctionResultContent) -> str:
+    if result.call_id is not None:
+        return f"call {result.call_id!r}"
+    return f"a {result.name} call" if result.name is not None else "a call without an id"
+
+
+def _moved_text(call: _Call, paths: Sequence[str]) -> str:
+    return (
+        f"the result for {_call_text(call.call)} to follow its call "
+        f"({paths[call.position]}.items[{call.item}])"
+    )
+
+
+# --- the public functions -----------------------------------------------------------------
+
+
+def validate(history: ChatHistory, for_format: str | None = None) -> list[Problem]:
+    """Return every problem a provider would meet in ``history``: pairing, order, and writing.
+
+    Always: a result whose call is not in the message right before its results (they may be
+    spread over several tool messages, in any order), a second result for one call, and a
+    call never answered (`Problem` errors, at the item). With ``for_format`` (a registered
+    format's name) also what that format asks: for Anthropic and Gemini, a run of user or of
+    assistant messages (a warning: Anthropic joins them, Gemini may refuse them), then every
+    problem its writer meets (`semantic_chat.formats.validate`'s rules: what it refuses is an
+    error, what it leaves out with a `ConversionWarning` a warning, such as a system message
+    after the first turn). An empty list means the history is written and sent as it is.
+
+    Raises:
+        InvalidTypeError: ``history`` is not a `ChatHistory`.
+        FormatError: ``for_format`` is not a registered format's name.
+    """
+    messages = _messages(history)
+    wire, rules = _format(for_format)
+    order = _order(messages, rules)
+    paths = [f"messages[{index}]" for index in order]
+    worklist = [messages[index] for index in order]
+    pairing = _Pairing(worklist)
+    found: list[tuple[int, int, Problem]] = []
+    for position, removed in pairing.removed.items():
+        for index, detail in removed.items():
+            path = f"{paths[position]}.items[{index}]"
+            if isinstance(detail, _Call):
+                text = (
+                    f"the result for {_call_text(detail.call)} is not right after its call "
+                    f"({paths[detail.position]}.items[{detail.item}])"
+                )
+            else:
+                text = f"a result for {detail}, which answers no earlier unanswered call"
+            found.append((order[position], index, Problem(path, text)))
+    for call in pairing.unanswered():
+        path = f"{paths[call.position]}.items[{call.item}]"
+        problem = Problem(path, f"{_call_text(call.call)} has no result")
+        found.append((order[call.position], call.item, problem))
+    if rules is not None and rules.alternate:
+        previous: ChatMessageContent | None = None
+        for position, message in enumerate(worklist):
+            if message.role in _INSTRUCTIONS and rules.instructions_first:
+                continue
+            if previous is not None and _same_turn(previous, message):
+                text = (
+                    f"a second {message.role} message in a row: {rules.label} needs user and "
+                    "assistant turns to alternate"
+                )
+                found.append((order[position], -1, Problem(paths[position], text, "warning")))
+            previous = message
+    found.sort(key=lambda entry: entry[:2])
+    problems = [problem for _, _, problem in found]
+    if wire is not None:
+        problems.extend(_writer_problems(wire, history, messages, pairing, order))
+    return problems
+
+
+def _writer_problems(
+    wire: WireFormat,
+    history: ChatHistory,
+    messages: list[ChatMessageContent],
+    pairing: _Pairing,
+    order: list[int],
+) -> list[Problem]:
+    """What the format's writer meets in ``history``, its orphan results left out.
+
+    An orphan is reported once, by the pairing; written, it would also fail the writers
+    that look a result's call up (Gemini, for the function's name), and the messages after
+    it would then be written alone, each reported for want of the calls before it.
+    """
+    kept: dict[int, list[int]] = {}
+    for position, removed in pairing.removed.items():
+        dropped = [index for index, detail in removed.items() if not isinstance(detail, _Call)]
+        if dropped:
+            index = order[position]
+            kept[index] = [i for i in range(len(messages[index].items)) if i not in dropped]
+    if not kept:
+        return _write_problems(wire, history, None)
+    probe = list(messages)
+    for index, indexes in kept.items():
+        items = messages[index].items
+        probe[index] = _with_items(messages[index], [items[i] for i in indexes])
+    problems = _write_problems(wire, new_history(probe, history.options), None)
+
+    def place(found: re.Match[str]) -> str:
+        indexes = kept.get(int(found.group(1)))
+        item = int(found.group(2))
+        return found.group(0) if indexes is None else f"{found.group(1)}].items[{indexes[item]}]"
+
+    return [
+        attrs.evolve(problem, path=_ITEM.sub(place, problem.path, count=1))
+        for problem in problems
+    ]
+
+
+def repair(
+    history: ChatHistory, *, for_format: str | None = None
+) -> tuple[ChatHistory, list[Change]]:
+    """Return ``history`` made acceptable in pairing and order, and the changes made.
+
+    Pairing, always: a result whose call is in an earlier message but not right before its
+    results is moved to follow them; a result answering no earlier unanswered call (an
+    orphan, or a second result for one call) is dropped; a call never answered gets an error
+    result (`MISSING_RESULT`, ``is_error=True``, the call's id and name). Moved and added
+    results go in one new tool message right after the call's own results (or the call), in
+    the order of the calls; a message left without items is dropped.
+
+    With ``for_format`` (a registered format's name) also that format's order: for Anthropic
+    and Gemini, system and developer messages after the first turn are moved to the top
+    (after those already there, in order), then each run of user or of assistant messages is
+    merged into its first message (its items then the next one's; the first's name, id,
+    usage and metadata kept). A message of results is never merged. Other formats take any
+    order: only the pairing is repaired.
+
+    Each `Change` is located in the history given. Nothing given is changed: unchanged
+    messages are the same objects in the returned history, a changed one is a copy sharing
+    the items it keeps; the returned history has the given one's ``options``. Afterwards
+    `validate` finds no pairing or order problem (what a format cannot carry, such as audio
+    for Anthropic, is not repaired).
+
+    Raises:
+        InvalidTypeError: ``history`` is not a `ChatHistory`.
+        FormatError: ``for_format`` is not a registered format's name.
+    """
+    messages = _messages(history)
+    _, rules = _format(for_format)
+    order = _order(messages, rules)
+    changes = _moved_instructions(messages, order, rules)
+    built = _repair_pairing(messages, order, changes)
+    if rules is not None and rules.alternate:
+        built = _merge_turns(built, rules, changes)
+    return new_history([message for message, _ in built], history.options), changes
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def _messages(history: ChatHistory) -> list[ChatMessageContent]:
+    """The messages of a history, refusing anything else.
+
+    Raises:
+        InvalidTypeError: ``history`` is not a `ChatHistory`.
+    """
+    if not isinstance(history, ChatHistory):
+        raise InvalidTypeError.mismatch("history", "a ChatHistory", describe_type(history))
+    return history._messages
+
+
+def _format(for_format: str | None) -> tuple[WireFormat | None, _Rules | None]:
+    """The format named (``None`` for none) and its ordering rules, if it has any.
+
+    Raises:
+        FormatError: no format has that name; located at ``for_format``.
+    """
+    if for_format is None:
+        return None, None
+    try:
+        wire = get(for_format)
+    except SemanticChatError as error:
+        raise error.with_path("for_format") from None
+    return wire, _RULES.get(wire.name)
+
+
+def _order(messages: list[ChatMessageContent], rules: _Rules | None) -> list[int]:
+    """The indexes of ``messages`` in the order the format takes them.
+
+    Formats that want instructions first get every system and developer message after the
+    first turn moved up behind those before it; others get the messages as they are.
+    """
+    indexes = range(len(messages))
+    if rules is None or not rules.instructions_first:
+        return list(indexes)
+    top = []
+    rest = []
+    for index in indexes:
+        message = messages[index]
+        if message.role in _INSTRUCTIONS:
+            top.append(index)
+        else:
+            rest.append(index)
+    return top + rest
+
+
+def _moved_instructions(
+    messages: list[ChatMessageContent], order: list[int], rules: _Rules | None
+) -> list[Change]:
+    """The changes of putting instructions after the first turn at the top, as `_order` does."""
+    changes: list[Change] = []
+    if rules is None or not rules.instructions_first:
+        return changes
+    first_turn = next(
+        (i for i, message in enumerate(messages) if message.role not in _INSTRUCTIONS),
+        len(messages),
+    )
+    for index in order:  # the instructions come first in it
+        role = messages[index].role
+        if role not in _INSTRUCTIONS:
+            break
+        if index > first_turn:
+            what = f"a {role} message to the top: {rules.label} takes instructions only there"
+            changes.append(Change(f"messages[{index}]", "moved", what))
+    return changes
+
+
+def _repair_pairing(
+    messages: list[ChatMessageContent], order: list[int], changes: list[Change]
+) -> list[tuple[ChatMessageContent, str | None]]:
+    """The messages in ``order`` with results paired, each with its path (``None``: new).
+
+    The changes are added to ``changes`` in the order of the history.
+    """
+    paths = [f"messages[{index}]" for index in order]
+    worklist = [messages[index] for index in order]
+    pairing = _Pairing(worklist)
+    for call in pairing.unanswered():
+        call.group.extra.append((call.order, _missing(call.call)))
+    ends = {group.end: group for group in pairing.groups if group.extra}
+    built: list[tuple[ChatMessageContent, str | None]] = []
+    found: list[tuple[int, int, Change]] = []
+    for position, message in enumerate(worklist):
+        path = paths[position]
+        removed = pairing.removed.get(position)
+        if removed is None:
+            built.append((message, path))
+        else:
+            whole = len(message.items) == 1
+            for index, detail in removed.items():
+                where = path if whole else f"{path}.items[{index}]"
+                if isinstance(detail, _Call):
+                    change = Change(where, "moved", _moved_text(detail, paths))
+                else:
+                    change = Change(where, "dropped", f"an orphan result for {detail}")
+                found.append((order[position], index, change))
+            kept = [item for index, item in enumerate(message.items) if index not in removed]
+            if kept:
+                built.append((_with_items(message, kept), path))
+            elif not whole:
+                what = "the message, empty once its results were moved or dropped"
+                change = Change(path, "dropped", what)
+                found.append((order[position], len(message.items), change))
+        group = ends.get(position)
+        if group is not None:
+            group.extra.sort(key=lambda entry: entry[0])
+            results: list[KernelContent] = [result for _, result in group.extra]
+            built.append((ChatMessageContent(_TOOL, items=results), None))
+    for call in pairing.unanswered():
+        where = f"{paths[call.position]}.items[{call.item}]"
+        what = f"an error result for {_call_text(call.call)}, which was never answered"
+        found.append((order[call.position], call.item, Change(where, "added", what)))
+    found.sort(key=lambda entry: entry[:2])
+    changes.extend(change for _, _, change in found)
+    return built
+
+
+def _same_turn(previous: ChatMessageContent, message: ChatMessageContent) -> bool:
+    """Whether ``message`` continues ``previous``'s turn: both user or both assistant messages.
+
+    Messages of results are turns of their own (the writers join them to the turn they
+    need), so they never continue or are continued.
+    """
+    role = message.role
+    return (
+        role == previous.role
+        and role in (_USER, _ASSISTANT)
+        and not _answers_only(message)
+        and not _answers_only(previous)
+    )
+
+
+def _merge_turns(
+    built: list[tuple[ChatMessageContent, str | None]], rules: _Rules, changes: list[Change]
+) -> list[tuple[ChatMessageContent, str | None]]:
+    """Merge each run of user or of assistant messages into its first, reporting each merge."""
+    merged: list[tuple[ChatMessageContent, str | None]] = []
+    instructions = rules.instructions_first
+    last = -1  # the index in ``merged`` of the last turn (instructions skipped)
+    for message, path in built:
+        if last >= 0 and not (instructions and message.role in _INSTRUCTIONS):
+            previous, into = merged[last]
+            if _same_turn(previous, message):
+                items = [*previous.items, *message.items]
+                merged[last] = (_with_items(previous, items), into)
+                what = (
+                    f"into {into}: a second {message.role} message in a row "
+                    f"({rules.label} needs user and assistant turns to alternate)"
+                )
+                changes.append(Change(path or "messages", "merged", what))
+                continue
+        merged.append((message, path))
+        if not (instructions and message.role in _INSTRUCTIONS):
+            last = len(merged) - 1
+    return merged
+
+
+def _with_items(message: ChatMessageContent, items: list[KernelContent]) -> ChatMessageContent:
+    """A copy of ``message`` holding ``items``, with a copy of its metadata (nothing shared)."""
+    changed = copy.copy(message)
+    changed.items = items
+    metadata = peek_metadata(message)
+    changed.metadata = copy.deepcopy(dict(metadata)) if metadata else None
+    return changed
+
+
+def _missing(call: FunctionCallContent) -> FunctionResultContent:
+    """The error result `repair` adds for a call never answered."""
+    return FunctionResultContent(call.id, MISSING_RESULT, name=call.name, is_error=True)
