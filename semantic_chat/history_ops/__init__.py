@@ -14,4 +14,27 @@ a message whose items change is a new message.
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .tokens import (
+    TiktokenCounter,
+    TokenCounter,
+    count_tokens,
+    count_tokens_approximately,
+    image_tokens,
+    per_message,
+    tiktoken_counter,
+)
+from .trim import reduce, trim
+from .units import spans
+
+__all__ = [
+    "TiktokenCounter",
+    "TokenCounter",
+    "count_tokens",
+    "count_tokens_approximately",
+    "image_tokens",
+    "per_message",
+    "reduce",
+    "spans",
+    "tiktoken_counter",
+    "trim",
+]

@@ -1,0 +1,77 @@
+"""The cut points of a history: the spans that must be kept or dropped whole.
+
+An assistant message with function calls and the messages holding their results form one span,
+from the call to the last of its results, whatever lies between (parallel calls, results spread
+over several tool messages and in any order, a user message sent meanwhile): cutting inside it
+would leave a call without its result or a result without its call, which providers refuse.
+Spans that overlap (a tool message answering calls of two assistant messages) are one span.
+Every other message, a system message included, is a span of its own. A result whose call id
+no earlier call has (an orphan) ties nothing together and is a span of its own.
+
+Pure index arithmetic in one pass over the messages; `trim` and `reduce` cut only between spans.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..contents import FunctionCallContent, FunctionResultContent
+from ..message import ChatMessageContent
+
+__all__ = ["span_ends", "spans"]
+
+
+def span_ends(messages: Sequence[ChatMessageContent]) -> list[int]:
+    """For each message, the index one past the last message its span must keep with it.
+
+    ``ends[i]`` is at least ``i + 1``; for an assistant message with calls it is one past the
+    last message holding one of their results. The span boundaries follow by a running
+    maximum (see `spans`).
+    """
+    ends = list(range(1, len(messages) + 1))
+    calls_at: dict[str, int] = {}  # call id -> the latest message that made that call
+    for index, message in enumerate(messages):
+        for item in message.items:
+            kind = type(item)
+            if kind is FunctionResultContent or (
+                kind is not FunctionCallContent and isinstance(item, FunctionResultContent)
+            ):
+                call_id = item.call_id  # type: ignore[attr-defined]
+                if call_id is not None:
+                    caller = calls_at.get(call_id)
+                    if caller is not None and caller < index and ends[caller] <= index:
+                        ends[caller] = index + 1
+            elif kind is FunctionCallContent or isinstance(item, FunctionCallContent):
+                call_id = item.id  # type: ignore[attr-defined]
+                if call_id is not None:
+                    calls_at[call_id] = index
+    return ends
+
+
+def spans(messages: Sequence[ChatMessageContent]) -> list[tuple[int, int]]:
+    """The history's atomic spans, in order, as ``(start, stop)`` index pairs (stop excluded).
+
+    Consecutive and covering: the first starts at 0, each starts where the previous stops,
+    the last stops at ``len(messages)``. A history may be cut only at a span's start.
+
+    >>> from semantic_chat import ChatHistory, FunctionCallContent
+    >>> history = ChatHistory(system_message="Be brief.")
+    >>> _ = history.add_user_message("Weather in Paris?")
+    >>> _ = history.add_assistant_message(items=[FunctionCallContent("c1", "weather")])
+    >>> _ = history.add_tool_message("18 C", call_id="c1")
+    >>> _ = history.add_assistant_message("18 C and sunny.")
+    >>> spans(history)
+    [(0, 1), (1, 2), (2, 4), (4, 5)]
+    """
+    ends = span_ends(messages)
+    found: list[tuple[int, int]] = []
+    start = 0
+    reach = 0
+    for index, end in enumerate(ends):
+        if index >= reach and index > start:
+            found.append((start, index))
+            start = index
+        reach = max(reach, end)
+    if ends:
+        found.append((start, len(ends)))
+    return found
