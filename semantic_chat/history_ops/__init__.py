@@ -14,6 +14,7 @@ a message whose items change is a new message.
 
 from __future__ import annotations
 
+from .repair import Change, repair, validate
 from .tokens import (
     TiktokenCounter,
     TokenCounter,
@@ -27,6 +28,7 @@ from .trim import reduce, trim
 from .units import spans
 
 __all__ = [
+    "Change",
     "TiktokenCounter",
     "TokenCounter",
     "count_tokens",
@@ -34,7 +36,9 @@ __all__ = [
     "image_tokens",
     "per_message",
     "reduce",
+    "repair",
     "spans",
     "tiktoken_counter",
     "trim",
+    "validate",
 ]
