@@ -103,9 +103,9 @@ class _Group:
 
 
 class _Call:
-    """One call in a `_Group`: where it is, and whether a result answers it."""
+    """One call in a `_Group`: where it is, and where the result answering it is, if any."""
 
-    __slots__ = ("answered", "call", "group", "item", "order", "position")
+    __slots__ = ("answer", "answered", "call", "group", "item", "order", "position")
 
     def __init__(
         self, call: FunctionCallContent, position: int, item: int, group: _Group, order: int
@@ -116,6 +116,8 @@ class _Call:
         self.group = group
         self.order = order
         self.answered = False
+        self.answer: tuple[int, int] | None = None
+        """The position and item index of the result answering it."""
 
 
 class _Pairing:
@@ -173,6 +175,7 @@ class _Pairing:
             self.removed.setdefault(position, {})[index] = _orphan(result)
             return
         call.answered = True
+        call.answer = (position, index)
         if call.group is not block:
             call.group.extra.append((call.order, result))
             self.removed.setdefault(position, {})[index] = call
