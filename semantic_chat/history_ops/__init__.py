@@ -15,6 +15,7 @@ a message whose items change is a new message.
 from __future__ import annotations
 
 from .repair import Change, repair, validate
+from .select import filter, merge_runs
 from .tokens import (
     TiktokenCounter,
     TokenCounter,
@@ -33,7 +34,9 @@ __all__ = [
     "TokenCounter",
     "count_tokens",
     "count_tokens_approximately",
+    "filter",
     "image_tokens",
+    "merge_runs",
     "per_message",
     "reduce",
     "repair",
