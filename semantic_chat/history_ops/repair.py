@@ -514,25 +514,39 @@ def _same_turn(previous: ChatMessageContent, message: ChatMessageContent) -> boo
 def _merge_turns(
     built: list[tuple[ChatMessageContent, str | None]], rules: _Rules, changes: list[Change]
 ) -> list[tuple[ChatMessageContent, str | None]]:
-    """Merge each run of user or of assistant messages into its first, reporting each merge."""
+    """Merge each run of user or of assistant messages into its first, reporting each merge.
+
+    A run's items are gathered and its message made once, when the run ends (linear).
+    """
     merged: list[tuple[ChatMessageContent, str | None]] = []
     instructions = rules.instructions_first
     last = -1  # the index in ``merged`` of the last turn (instructions skipped)
+    run: list[KernelContent] | None = None  # the items of the run at ``last``, once it grows
+
+    def close() -> None:
+        if run is not None:
+            first, path = merged[last]
+            merged[last] = (_with_items(first, run), path)
+
     for message, path in built:
-        if last >= 0 and not (instructions and message.role in _INSTRUCTIONS):
-            previous, into = merged[last]
-            if _same_turn(previous, message):
-                items = [*previous.items, *message.items]
-                merged[last] = (_with_items(previous, items), into)
-                what = (
-                    f"into {into}: a second {message.role} message in a row "
-                    f"({rules.label} needs user and assistant turns to alternate)"
-                )
-                changes.append(Change(path or "messages", "merged", what))
-                continue
+        if instructions and message.role in _INSTRUCTIONS:
+            merged.append((message, path))
+            continue
+        if last >= 0 and _same_turn(merged[last][0], message):
+            if run is None:
+                run = list(merged[last][0].items)
+            run.extend(message.items)
+            what = (
+                f"into {merged[last][1]}: a second {message.role} message in a row "
+                f"({rules.label} needs user and assistant turns to alternate)"
+            )
+            changes.append(Change(path or "messages", "merged", what))
+            continue
+        close()
+        run = None
         merged.append((message, path))
-        if not (instructions and message.role in _INSTRUCTIONS):
-            last = len(merged) - 1
+        last = len(merged) - 1
+    close()
     return merged
 
 

@@ -147,17 +147,22 @@ def _merged(run: list[ChatMessageContent], join_text: str | None) -> ChatMessage
 def _joined(items: list[KernelContent], separator: str) -> list[KernelContent]:
     """``items``, each stretch of adjacent plain text items made one, joined by ``separator``."""
     joined: list[KernelContent] = []
-    stretch: list[str] = []  # the texts of the plain text items just seen
+    stretch: list[TextContent] = []  # the plain text items just seen
+
+    def close() -> None:
+        if len(stretch) == 1:
+            joined.append(stretch[0])
+        elif stretch:
+            joined.append(TextContent(separator.join(item.text for item in stretch)))
+        stretch.clear()
+
     for item in items:
         if type(item) is TextContent and not item.citations and not peek_metadata(item):
-            stretch.append(item.text)
-            if len(stretch) == 1:
-                joined.append(item)
-            else:
-                joined[-1] = TextContent(separator.join(stretch))
-            continue
-        stretch = []
-        joined.append(item)
+            stretch.append(item)
+        else:
+            close()
+            joined.append(item)
+    close()
     return joined
 
 
