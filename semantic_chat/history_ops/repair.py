@@ -125,14 +125,16 @@ class _Pairing:
 
     Built over a worklist of messages (positions) in one pass. ``removed[p]`` maps an item
     index of the message at position ``p`` to what happened to it: the `_Call` it answers
-    (moved after that call's results) or, dropped, the call it named (``call 'x'``).
+    (moved after that call's results) or, dropped, whether its call was answered already
+    and the call it names (``(True, "call 'x'")``).
     """
 
     def __init__(self, messages: Sequence[ChatMessageContent]) -> None:
         self.groups: list[_Group] = []
-        self.removed: dict[int, dict[int, _Call | str]] = {}
+        self.removed: dict[int, dict[int, _Call | tuple[bool, str]]] = {}
         self._by_id: dict[str, list[_Call]] = {}
         self._by_name: dict[str, list[_Call]] = {}
+        self._made: set[tuple[bool, str]] = set()  # (has an id, the id or name) of each call
         block: _Group | None = None  # the group whose answer block the scan is in
         for position, message in enumerate(messages):
             items = message.items
@@ -162,8 +164,10 @@ class _Pairing:
                 group.calls.append(call)
                 if item.id is not None:
                     self._by_id.setdefault(item.id, []).append(call)
+                    self._made.add((True, item.id))
                 else:
                     self._by_name.setdefault(item.name, []).append(call)
+                    self._made.add((False, item.name))
         return group
 
     def _place(
@@ -172,7 +176,11 @@ class _Pairing:
         """Pair a result with the call it answers, or mark it moved or dropped."""
         call = self._match(result, block)
         if call is None:
-            self.removed.setdefault(position, {})[index] = _orphan(result)
+            if result.call_id is not None:
+                second = (True, result.call_id) in self._made
+            else:
+                second = result.name is not None and (False, result.name) in self._made
+            self.removed.setdefault(position, {})[index] = (second, _orphan(result))
             return
         call.answered = True
         call.answer = (position, index)
@@ -273,8 +281,10 @@ def validate(history: ChatHistory, for_format: str | None = None) -> list[Proble
                     f"the result for {_call_text(detail.call)} is not right after its call "
                     f"({paths[detail.position]}.items[{detail.item}])"
                 )
+            elif detail[0]:
+                text = f"a second result for {detail[1]}, which is answered already"
             else:
-                text = f"a result for {detail}, which answers no earlier unanswered call"
+                text = f"a result for {detail[1]}, which no earlier call makes"
             found.append((order[position], index, Problem(path, text)))
     for call in pairing.unanswered():
         path = f"{paths[call.position]}.items[{call.item}]"
@@ -473,7 +483,8 @@ def _repair_pairing(
                 if isinstance(detail, _Call):
                     change = Change(where, "moved", _moved_text(detail, paths))
                 else:
-                    change = Change(where, "dropped", f"an orphan result for {detail}")
+                    what = "a second result" if detail[0] else "an orphan result"
+                    change = Change(where, "dropped", f"{what} for {detail[1]}")
                 found.append((order[position], index, change))
             kept = [item for index, item in enumerate(message.items) if index not in removed]
             if kept:

@@ -94,7 +94,7 @@ def test_an_orphan_result_is_dropped_with_its_message() -> None:
     assert changes == [Change("messages[1]", "dropped", "an orphan result for call 'x'")]
     assert shape(repaired) == [("user", ["hi"])]
     assert validate(history) == [
-        Problem("messages[1].items[0]", "a result for call 'x', which answers no earlier unanswered call")
+        Problem("messages[1].items[0]", "a result for call 'x', which no earlier call makes")
     ]
 
 
@@ -112,8 +112,11 @@ def test_an_orphan_among_results_is_dropped_from_a_copy_of_the_message() -> None
 def test_a_second_result_for_one_call_is_dropped() -> None:
     history = ChatHistory([assistant(call("a")), tool(result("a", "1")), tool(result("a", "2"))])
     repaired, changes = repair(history)
-    assert changes == [Change("messages[2]", "dropped", "an orphan result for call 'a'")]
+    assert changes == [Change("messages[2]", "dropped", "a second result for call 'a'")]
     assert shape(repaired) == [("assistant", ["f({})"]), ("tool", ["1"])]
+    assert validate(history) == [
+        Problem("messages[2].items[0]", "a second result for call 'a', which is answered already")
+    ]
 
 
 def test_a_call_never_answered_gets_an_error_result_after_the_answered_ones() -> None:
@@ -318,7 +321,7 @@ def test_validate_reports_what_the_writer_refuses_beside_the_pairing() -> None:
     history = ChatHistory([ChatMessageContent("user", items=[audio]), tool(result("x"))])
     problems = validate(history, "anthropic")
     assert problems[0] == Problem(
-        "messages[1].items[0]", "a result for call 'x', which answers no earlier unanswered call"
+        "messages[1].items[0]", "a result for call 'x', which no earlier call makes"
     )
     assert problems[1].path == "messages[0].items[0]"
     assert problems[1].severity == "error"
@@ -338,7 +341,7 @@ def test_an_orphan_is_reported_once_for_gemini() -> None:
         ]
     )
     assert validate(history, "gemini") == [
-        Problem("messages[1].items[0]", "a result for call 'z', which answers no earlier unanswered call"),
+        Problem("messages[1].items[0]", "a result for call 'z', which no earlier call makes"),
         Problem("messages[1].items[1].metadata[\"x\"]", "Gemini cannot carry metadata", "warning"),
     ]
 
