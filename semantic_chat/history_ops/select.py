@@ -58,6 +58,7 @@ def filter(
         InvalidTypeError: ``history`` is not a `ChatHistory`; a role, name or id that is not
             a ``str``, or a type that is neither an item class nor a label, named by its
             argument and place (``types[1]``).
+        InvalidValueError: a role or a type label that is blank, likewise named.
     """
     messages = _messages(history)
     include = (_labels(roles, "roles"), _texts(names, "names"), _texts(ids, "ids"))
