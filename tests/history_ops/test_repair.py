@@ -109,6 +109,22 @@ def test_an_orphan_among_results_is_dropped_from_a_copy_of_the_message() -> None
     assert len(history[1].items) == 2  # the input is untouched
 
 
+def test_a_result_before_its_call_is_an_orphan_and_the_call_is_answered() -> None:
+    history = ChatHistory([tool(result("a", "early")), assistant(call("a"))])
+    repaired, changes = repair(history)
+    assert [str(change) for change in changes] == [
+        "messages[0]: dropped an orphan result for call 'a'",
+        "messages[1].items[0]: added an error result for call 'a' (f), which was never answered",
+    ]
+    assert repaired.messages == [history[1], tool(missing("a"))]
+
+
+def test_an_empty_history_needs_nothing() -> None:
+    for name in FORMATS:
+        assert repair(ChatHistory(), for_format=name) == (ChatHistory(), [])
+        assert validate(ChatHistory(), name) == []
+
+
 def test_a_second_result_for_one_call_is_dropped() -> None:
     history = ChatHistory([assistant(call("a")), tool(result("a", "1")), tool(result("a", "2"))])
     repaired, changes = repair(history)
