@@ -86,22 +86,23 @@ def indented(value: Any, newline: str = "\n") -> str:
             if type(key) is not str:
                 return dumps_indented(value).replace("\n", newline)
             kind = type(item)
+            # f-strings: one string built from the pieces, not one for each ``+``
             if kind is str:
-                parts.append(inner + quote(key) + ": " + quote(item))
+                parts.append(f"{inner}{quote(key)}: {quote(item)}")
             elif kind is int:
-                parts.append(inner + quote(key) + ": " + int.__repr__(item))
+                parts.append(f"{inner}{quote(key)}: {int.__repr__(item)}")
             elif kind is float and item - item == 0.0:  # finite
-                parts.append(inner + quote(key) + ": " + float.__repr__(item))
+                parts.append(f"{inner}{quote(key)}: {float.__repr__(item)}")
             elif item is None or kind is bool:
-                parts.append(inner + quote(key) + ": " + _CONSTANTS[item])
+                parts.append(f"{inner}{quote(key)}: {_CONSTANTS[item]}")
             else:
-                parts.append(inner + quote(key) + ": " + indented(item, inner))
-        return "{" + ",".join(parts) + newline + "}"
+                parts.append(f"{inner}{quote(key)}: {indented(item, inner)}")
+        return f"{{{','.join(parts)}{newline}}}"
     if kind is list:
         if not value:
             return "[]"
         inner = newline + "  "
-        return "[" + ",".join([inner + indented(item, inner) for item in value]) + newline + "]"
+        return f"[{','.join([f'{inner}{indented(item, inner)}' for item in value])}{newline}]"
     if kind is int:
         return int.__repr__(value)
     if kind is float and value - value == 0.0:  # finite: NaN and infinities are left to json
@@ -113,27 +114,23 @@ def indented(value: Any, newline: str = "\n") -> str:
 
 def call_block(name: str, arguments: Any, call_id: Any) -> str:
     """A ``<tool_call>`` block: name, arguments and call id, as cleanlab's JSON writes them."""
-    return (
-        '<tool_call>\n{\n  "name": '
-        + (quote(name) if type(name) is str else indented(name))
-        + ',\n  "arguments": '
-        + indented(arguments, "\n  ")
-        + ',\n  "call_id": '
-        + (quote(call_id) if type(call_id) is str else indented(call_id))
-        + "\n}\n</tool_call>"
+    name = quote(name) if type(name) is str else indented(name, "\n  ")
+    call_id = quote(call_id) if type(call_id) is str else indented(call_id, "\n  ")
+    arguments = indented(arguments, "\n  ")
+    return (  # adjacent f-strings: one string, built once
+        f'<tool_call>\n{{\n  "name": {name},\n  "arguments": {arguments},'
+        f'\n  "call_id": {call_id}\n}}\n</tool_call>'
     )
 
 
 def response_block(name: str, call_id: Any, output: Any) -> str:
     """A ``<tool_response>`` block: name, call id and output, as cleanlab's JSON writes them."""
+    name = quote(name) if type(name) is str else indented(name, "\n  ")
+    call_id = quote(call_id) if type(call_id) is str else indented(call_id, "\n  ")
+    output = quote(output) if type(output) is str else indented(output, "\n  ")
     return (
-        '<tool_response>\n{\n  "name": '
-        + (quote(name) if type(name) is str else indented(name))
-        + ',\n  "call_id": '
-        + (quote(call_id) if type(call_id) is str else indented(call_id))
-        + ',\n  "output": '
-        + (quote(output) if type(output) is str else indented(output, "\n  "))
-        + "\n}\n</tool_response>"
+        f'<tool_response>\n{{\n  "name": {name},\n  "call_id": {call_id},'
+        f'\n  "output": {output}\n}}\n</tool_response>'
     )
 
 

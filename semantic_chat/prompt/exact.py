@@ -30,6 +30,7 @@ from .blocks import (
     call_block,
     indented,
     parse_arguments,
+    quote,
     response_block,
 )
 
@@ -137,7 +138,7 @@ def _block(write: Callable[..., str], path: str, *values: Any) -> str:
         raise FormatError(f"cannot be written as JSON: {error}", path=path) from None
 
 
-def chat_string(
+def chat_string(  # noqa: PLR0915 - one inlined loop: the plain messages' whole cost
     messages: list[Any], tools_text: str | None, *, plain_only: bool = False
 ) -> str | None:
     """Cleanlab's Chat Completions rendering of ``messages`` (a list of dicts), quirks and all.
@@ -162,8 +163,30 @@ def chat_string(
             _check_mapping(message, f"messages[{index}]", "a message (a dict)")
         role = message.get("role", _ABSENT)
         content = message.get("content", _ABSENT)
-        if plain_only and not _plain(message, role, content):
-            return None
+        if type(content) is str and len(message) == 2:  # the usual text turn, written fast
+            if role == "user":
+                if count == 1 and tools_text is None:
+                    return content  # a lone user message: its text as it is
+                append(_USER + content + "\n\n")
+                previous = role
+                continue
+            if role == "assistant":
+                append(ASSISTANT + content + "\n\n" if content else ASSISTANT)
+                continue
+            if role in SYSTEM_ROLES:
+                append(("" if previous in SYSTEM_ROLES else "System: ") + content + "\n\n")
+                previous = role
+                continue
+        if plain_only and (
+            "type" in message
+            or role not in _CHAT_ROLES
+            or not (
+                content is None
+                or type(content) is str
+                or (content is _ABSENT and role == "assistant")
+            )
+        ):
+            return None  # perhaps another format's: the caller finds out which first
         if type(role) is not str:
             if role is _ABSENT:
                 raise FormatError("missing 'role'", path=f"messages[{index}].role")
@@ -182,7 +205,16 @@ def chat_string(
         if content is _ABSENT:
             raise FormatError("missing 'content'", path=f"messages[{index}].content")
         if role == "tool":
-            append(_tool_turn(message, index, content, names))
+            call_id = message.get("tool_call_id")
+            if type(call_id) is str and type(content) is str:
+                name = names.get(call_id, "function")
+                name = quote(name) if type(name) is str else indented(name, "\n  ")
+                append(
+                    f'Tool: <tool_response>\n{{\n  "name": {name},\n  "call_id": '
+                    f'{quote(call_id)},\n  "output": {quote(content)}\n}}\n</tool_response>\n\n'
+                )
+            else:
+                append(_tool_turn(message, index, content, names))
             continue
         if count == 1 and tools_text is None and role == "user":
             return content if type(content) is str else str(content)  # a lone user message
@@ -207,15 +239,6 @@ def _tool_turn(message: Mapping[str, Any], index: int, content: Any, names: dict
     return TOOL + _block(response_block, f"messages[{index}]", name, call_id, content) + "\n\n"
 
 
-def _plain(message: Mapping[str, Any], role: Any, content: Any) -> bool:
-    """Say whether ``message`` is surely a Chat Completions message, read by no other format."""
-    if "type" in message or role not in _CHAT_ROLES:
-        return False
-    if content is _ABSENT:
-        return bool(role == "assistant")
-    return content is None or type(content) is str
-
-
 def _chat_calls(
     calls: Any, index: int, names: dict[Any, Any], append: Callable[[str], None]
 ) -> None:
@@ -225,6 +248,20 @@ def _chat_calls(
     if not isinstance(calls, (list, tuple)):
         raise FormatError.mismatch(f"messages[{index}].tool_calls", "a list", describe_type(calls))
     for number, call in enumerate(calls):
+        if type(call) is dict and call.get("type") == "function":  # the usual call, written fast
+            function = call.get("function")
+            if type(function) is dict:
+                call_id = call.get("id")
+                name = function.get("name")
+                arguments = function.get("arguments")
+                if type(call_id) is str and type(name) is str and type(arguments) is str:
+                    names[call_id] = name
+                    written = indented(parse_arguments(arguments) if arguments else {}, "\n  ")
+                    append(
+                        f'<tool_call>\n{{\n  "name": {quote(name)},\n  "arguments": {written},'
+                        f'\n  "call_id": {quote(call_id)}\n}}\n</tool_call>\n\n'
+                    )
+                    continue
         path = f"messages[{index}].tool_calls[{number}]"
         _check_mapping(call, path, "a tool call (a dict)")
         if _field(call, "type", path) != "function":
@@ -450,13 +487,8 @@ def response_chat_string(message: Any, path: str) -> str:
 
 def _reply_call_block(name: Any, arguments: Any) -> str:
     """A reply's ``<tool_call>`` block: name and arguments, without a call id."""
-    return (
-        '<tool_call>\n{\n  "name": '
-        + indented(name)
-        + ',\n  "arguments": '
-        + indented(arguments, "\n  ")
-        + "\n}\n</tool_call>"
-    )
+    name, arguments = indented(name, "\n  "), indented(arguments, "\n  ")
+    return f'<tool_call>\n{{\n  "name": {name},\n  "arguments": {arguments}\n}}\n</tool_call>'
 
 
 def response_responses_string(output: Any, path: str) -> str:

@@ -112,6 +112,13 @@ def form_prompt_string(
         InvalidValueError: ``use_responses=False`` with ``instructions``, which only the
             Responses rendering writes.
     """
+    if (
+        type(conversation) is ChatHistory
+        and exact is None
+        and use_responses is None
+        and instructions is None
+    ):
+        return _readable(conversation.messages, tools, None, None, False)  # the usual call
     for name, value in (("use_responses", use_responses), ("exact", exact)):
         if value is not None and type(value) is not bool:
             raise InvalidTypeError.mismatch(name, "True, False or None", describe_type(value))
@@ -441,8 +448,12 @@ def _split_other(
             texts.append(text)
 
 
-def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> str:
-    """Cleanlab's Chat Completions rendering: a prefix on every turn."""
+def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> str:  # noqa: PLR0915 - one inlined loop
+    """Cleanlab's Chat Completions rendering: a prefix on every turn.
+
+    The usual messages (one text, one result, calls only) are written inline: this loop is
+    most of the time a prompt from a history takes; the rest go through `_chat_message`.
+    """
     if tools_text is None:
         single = _single_user_text(messages)
         if single is not None:
@@ -489,6 +500,20 @@ def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> 
                 append(TOOL + response_block(names.get(call_id) or "function", call_id, output))
                 append("\n\n")
                 previous = "tool"
+                continue
+        elif role == "assistant" and items and type(items[0]) is FunctionCallContent:
+            blocks = [ASSISTANT]  # parallel calls, written directly
+            for item in items:
+                if type(item) is not FunctionCallContent:
+                    break
+                name = item._name
+                call_id = item._id
+                names[call_id] = name
+                arguments = parse_arguments(item._arguments)
+                blocks.append(call_block(name, arguments, call_id) + "\n\n")
+            else:
+                append("".join(blocks))
+                previous = role
                 continue
         previous = _chat_message(message, role, previous, names, append)
     if tools_at == len(messages):
