@@ -1,39 +1,36 @@
 """Conversations as one prompt string, in the format of ``cleanlab_tlm.utils.chat``.
 
-`form_prompt_string` writes a conversation the way cleanlab's ``form_prompt_string`` does
+`form_prompt_string` writes a conversation in the format of cleanlab's ``form_prompt_string``
 (role prefixes, the single-user-message shortcut, tools as a system message after the leading
-system block, ``<tool_call>`` / ``<tool_response>`` JSON blocks, a trailing ``Assistant:``), so
-that a score computed on our string is the score cleanlab's tools would compute. It works on
-the typed model in one pass; a provider payload is read into a `ChatHistory` first, except
-a list of plain Chat Completions messages of the common shapes, written from the dicts.
+system block, ``<tool_call>`` / ``<tool_response>`` JSON blocks, a trailing ``Assistant:``).
+It has two renderings of that format:
 
-Cleanlab has two renderings, and so do we. The Chat Completions one repeats the role prefix
-on every turn; the Responses one writes consecutive turns of one role under one prefix and
-strips the text's trailing whitespace. The Responses rendering is used when cleanlab would use
-it: ``instructions`` are given (or the payload is a Responses request with them), the payload
-holds ``function_call`` / ``function_call_output`` items, or the tools are Responses tools.
-A `ChatHistory` has no wire shape: it gets the Chat Completions rendering unless instructions
-or Responses tools are given, or its first message is a Responses request's instructions.
+- exact (module `exact`): cleanlab's own string byte for byte, quirks included, written from
+  the OpenAI dicts cleanlab reads, so that a score computed on it is cleanlab's score. The
+  default for those dicts; a history with ``exact=True`` is written as its OpenAI messages.
+- readable (this module): the same format written from the typed model in one pass, the
+  default for a `ChatHistory` and for the Anthropic and Gemini formats. Where cleanlab's
+  string is broken, it writes a sensible one (each is in the README, "Prompt text"): content
+  parts as their text, one a line (cleanlab writes the Python ``repr`` of the list); a
+  refusal as the assistant's text (cleanlab drops it); images, audio, files and other binary
+  items as short placeholders (``[image: image/png]``, ``[image: https://...]``,
+  ``[audio: audio/wav]``, ``[file: report.pdf]``); ``System:`` kept on a system message after
+  an assistant or tool turn; an assistant message with nothing to write skipped (cleanlab
+  glues a bare ``Assistant:`` to the next turn); reasoning left out.
 
-Where cleanlab misbehaves we write a sensible string instead (each is listed in the README,
-"Prompt text"):
+Cleanlab has two layouts, and so do both renderings. The Chat Completions one repeats the role
+prefix on every turn; the Responses one writes consecutive turns of one role under one prefix.
+The Responses layout is used when cleanlab would use it: ``instructions`` are given (or the
+payload is a Responses request with them), the payload holds ``function_call`` /
+``function_call_output`` items, the tools are Responses tools, or ``use_responses=True``. A
+`ChatHistory` has no wire shape: it gets the Chat Completions layout unless instructions or
+Responses tools are given, or its first message is a Responses request's instructions.
 
-- content given as a list of parts is written as its text, one part a line (cleanlab writes
-  the Python ``repr`` of the list in the Chat Completions rendering and drops ``input_text``
-  parts in the Responses one);
-- a refusal is written as the assistant's text (cleanlab drops it);
-- images, audio, files and other binary items are short placeholders: ``[image: image/png]``,
-  ``[image: https://...]``, ``[audio: audio/wav]``, ``[file: report.pdf]``;
-- a tool without a description or parameters is written without those keys (cleanlab raises
-  ``KeyError``); tools of the other OpenAI shape, Anthropic tools (``input_schema``) and Gemini
-  tools (``function_declarations``) are written in the rendering's own shape;
-- arguments that are not JSON are written as their text (cleanlab raises or drops the call);
-- a tool output with no earlier call is named ``function`` in both renderings (cleanlab's
-  Responses rendering raises ``StopIteration``);
-- a system message after an assistant or tool turn gets its ``System:`` prefix (cleanlab's
-  Chat Completions rendering leaves it out when the message before that turn was a system one);
-- reasoning is left out, and an assistant message with nothing left to write is skipped
-  (cleanlab writes a bare ``Assistant:`` glued to the next turn).
+Where cleanlab raises, both renderings write a string: a tool without a description or
+parameters is written without those keys; tools of the other OpenAI shape, Anthropic tools
+(``input_schema``) and Gemini tools (``function_declarations``) are written in the layout's
+own shape; arguments that are not JSON are written as their text; a tool output with no
+earlier call is named ``function``.
 """
 
 from __future__ import annotations
