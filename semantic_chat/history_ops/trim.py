@@ -10,6 +10,7 @@ cut short (``allow_partial``) is a new one.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
@@ -23,7 +24,7 @@ from ..labels import AuthorRole
 from ..message import ChatMessageContent
 from ..trusted import new_history
 from .tokens import checked_count, count_tokens_approximately, overhead_of
-from .units import spans
+from .units import spans, spans_from_end
 
 __all__ = ["reduce", "trim"]
 
@@ -209,16 +210,15 @@ def trim(
     splitter = _splitter(text_splitter)
     options = source.options if source is not None else None
 
-    found = spans(messages)
-    head = 0  # spans of the instructions kept at the top
+    head = 0  # the instructions kept at the top: spans of their own, as they hold no calls
     if keep_system:
         while (
-            head < len(found)
-            and found[head][1] - found[head][0] == 1
-            and messages[found[head][0]].role in _INSTRUCTION_ROLES
+            head < len(messages)
+            and messages[head].role in _INSTRUCTION_ROLES
+            and not messages[head].function_calls
         ):
             head += 1
-    kept_head = messages[: found[head - 1][1]] if head else []
+    kept_head = messages[:head]
 
     tokens_left = None
     if token_limit is not None:
@@ -226,11 +226,10 @@ def trim(
         for index, message in enumerate(kept_head):
             tokens_left -= checked_count(token_counter(message), index)
     messages_left = None if message_limit is None else message_limit - len(kept_head)
-    body = found[head:]
     if strategy == "last":
         kept = _last(
             messages,
-            body,
+            head,
             tokens_left,
             messages_left,
             token_counter,
@@ -240,6 +239,7 @@ def trim(
             splitter=splitter,
         )
     else:
+        body = [span for span in spans(messages) if span[0] >= head]
         kept = _first(
             messages,
             body,
@@ -265,7 +265,7 @@ def _fits(tokens_left: int | None, messages_left: int | None, tokens: int, count
 
 def _last(
     messages: list[ChatMessageContent],
-    body: list[tuple[int, int]],
+    head: int,
     tokens_left: int | None,
     messages_left: int | None,
     counter: _Counter,
@@ -275,19 +275,28 @@ def _last(
     allow_partial: bool,
     splitter: Callable[[str], list[str]],
 ) -> list[ChatMessageContent]:
-    """The kept suffix of the ``body`` spans, for `trim` with ``strategy="last"``."""
-    last = len(body)
-    if ends is not None:
-        while last and messages[body[last - 1][1] - 1].role not in ends:
-            last -= 1
+    """The kept suffix of ``messages[head:]``, for `trim` with ``strategy="last"``.
+
+    The spans are found from the end back (`spans_from_end`) and counted as they come, so
+    only the kept messages and the span that does not fit are read.
+    """
     if (tokens_left is not None and tokens_left < 0) or (
         messages_left is not None and messages_left < 0
     ):
         return []
-    first = last  # the kept spans are body[first:last]
+    walk = spans_from_end(messages, head)
+    last = len(messages)  # the kept messages end here
+    if ends is not None:
+        for start, stop in walk:
+            if messages[stop - 1].role in ends:
+                break
+            last = start
+        else:
+            return []
+        walk = itertools.chain([(start, stop)], walk)
+    openings: list[int] = []  # the starts of the kept spans, the last span's first
     partial: ChatMessageContent | None = None
-    while first:
-        start, stop = body[first - 1]
+    for start, stop in walk:
         tokens = 0
         if tokens_left is not None:
             for index in range(start, stop):
@@ -306,16 +315,15 @@ def _last(
             tokens_left -= tokens
         if messages_left is not None:
             messages_left -= stop - start
-        first -= 1
+        openings.append(start)
     # The kept part opens on a span: drop those that open on a tool message (results whose
     # calls are not in the history: orphans of the input) and, with ``start_on``, those
     # before the first that opens with one of its roles.
     if partial is not None and _opens(partial, starts):
-        tail = messages[body[first][0] : body[last - 1][1]] if first < last else []
-        return [partial, *tail]
-    while first < last and not _opens(messages[body[first][0]], starts):
-        first += 1
-    return messages[body[first][0] : body[last - 1][1]] if first < last else []
+        return [partial, *messages[openings[-1] : last]] if openings else [partial]
+    while openings and not _opens(messages[openings[-1]], starts):
+        openings.pop()
+    return messages[openings[-1] : last] if openings else []
 
 
 def _opens(message: ChatMessageContent, starts: frozenset[AuthorRole] | None) -> bool:
@@ -392,13 +400,13 @@ def reduce(
     Nothing happens until the history holds more than ``target_count + threshold_count``
     messages (the history comes back as a new, equal history). Then the cut goes before the
     last ``target_count`` messages, moved back to the start of the span it falls in (never
-    between a call and its results, never on a tool result); a user message that starts a
-    span within the ``threshold_count`` messages before it is a better cut, and the nearest
-    such one is taken. The first system or developer message is kept in front when the cut
-    passes it, and then counts in ``target_count`` (with ``target_count=1`` only it is
-    left). As in Semantic Kernel's Python reducer (its .NET one cuts before the user
-    message that led to a call, keeping one message more), later instructions before the cut
-    are dropped.
+    between a call and its results) and past tool messages (results whose calls are not in
+    the history), as Semantic Kernel moves it; a user message that starts a span within the
+    ``threshold_count`` messages before it is a better cut, and the nearest is taken. The
+    first system or developer message is kept in front when the cut passes it, and then
+    counts in ``target_count`` (with ``target_count=1`` only it is left). As in Semantic
+    Kernel's Python reducer (its .NET one cuts before the user message that led to a call,
+    keeping one message more), later instructions before the cut are dropped.
 
     Returns a new `ChatHistory` with the input's ``options``; the kept messages are the same
     objects as the input's.
@@ -435,6 +443,8 @@ def reduce(
         for index in range(start, stop):
             span_start[index] = start
     cut = span_start[total - target]
+    while cut and messages[cut].role == AuthorRole.TOOL:  # an orphan result opens no history
+        cut = span_start[cut - 1]
     index = cut
     while index >= threshold_index:
         if is_start[index] and messages[index].role == AuthorRole.USER:

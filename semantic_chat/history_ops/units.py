@@ -13,38 +13,36 @@ Pure index arithmetic in one pass over the messages; `trim` and `reduce` cut onl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ..contents import FunctionCallContent, FunctionResultContent
 from ..message import ChatMessageContent
 
-__all__ = ["span_ends", "spans"]
+__all__ = ["span_ends", "spans", "spans_from_end"]
 
 
 def span_ends(messages: Sequence[ChatMessageContent]) -> list[int]:
     """For each message, the index one past the last message its span must keep with it.
 
     ``ends[i]`` is at least ``i + 1``; for an assistant message with calls it is one past the
-    last message holding one of their results. The span boundaries follow by a running
-    maximum (see `spans`).
+    last message holding one of their results. A result belongs to the latest call with its
+    id in an earlier message. The span boundaries follow by a running maximum (see `spans`).
     """
     ends = list(range(1, len(messages) + 1))
     calls_at: dict[str, int] = {}  # call id -> the latest message that made that call
     for index, message in enumerate(messages):
+        made: list[str] = []
         for item in message.items:
-            kind = type(item)
-            if kind is FunctionResultContent or (
-                kind is not FunctionCallContent and isinstance(item, FunctionResultContent)
-            ):
-                call_id = item.call_id  # type: ignore[attr-defined]
+            if isinstance(item, FunctionResultContent):
+                call_id = item.call_id
                 if call_id is not None:
                     caller = calls_at.get(call_id)
-                    if caller is not None and caller < index and ends[caller] <= index:
+                    if caller is not None and ends[caller] <= index:
                         ends[caller] = index + 1
-            elif kind is FunctionCallContent or isinstance(item, FunctionCallContent):
-                call_id = item.id  # type: ignore[attr-defined]
-                if call_id is not None:
-                    calls_at[call_id] = index
+            elif isinstance(item, FunctionCallContent) and item.id is not None:
+                made.append(item.id)
+        for call_id in made:
+            calls_at[call_id] = index
     return ends
 
 
@@ -75,3 +73,36 @@ def spans(messages: Sequence[ChatMessageContent]) -> list[tuple[int, int]]:
     if ends:
         found.append((start, len(ends)))
     return found
+
+
+def spans_from_end(
+    messages: Sequence[ChatMessageContent], low: int = 0
+) -> Iterator[tuple[int, int]]:
+    """The spans of ``messages[low:]`` from the last one back, found lazily (`spans`' spans).
+
+    Walking back, a span closes at the first message before which no later result waits for
+    its call; a consumer that stops early (`trim` keeping the end of a long history) reads
+    only the messages it keeps and the span that did not fit. A result whose call is nowhere
+    before it (an orphan) would keep a span open to ``low``: then the rest is split forward
+    by `spans`, which knows orphans stand alone. ``low`` must not split a span (`trim` gives
+    the end of the instructions at the top, which hold no calls).
+    """
+    waiting: set[str] = set()  # call ids of results after the walk whose calls are not found
+    stop = len(messages)
+    index = stop - 1
+    while index >= low:
+        answered: list[str] = []  # this message's results wait for calls before it
+        for item in messages[index].items:
+            if isinstance(item, FunctionCallContent):
+                if item.id is not None:
+                    waiting.discard(item.id)
+            elif isinstance(item, FunctionResultContent) and item.call_id is not None:
+                answered.append(item.call_id)
+        waiting.update(answered)
+        if not waiting:
+            yield index, stop
+            stop = index
+        index -= 1
+    if waiting:  # orphans: split what is left the forward way
+        for start, end in reversed(spans(messages[low:stop])):
+            yield low + start, low + end

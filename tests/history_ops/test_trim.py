@@ -20,6 +20,7 @@ from semantic_chat import (
     TextContent,
 )
 from semantic_chat.history_ops import count_tokens, count_tokens_approximately, reduce, spans, trim
+from semantic_chat.history_ops.units import spans_from_end
 from semantic_chat.options import ChatOptions
 
 M = ChatMessageContent
@@ -711,7 +712,11 @@ def conversations(draw: st.DrawFn) -> list[ChatMessageContent]:
         history.append(M("developer", draw(_WORDS)))
     calls = 0
     for _ in range(draw(st.integers(0, 10))):
-        kind = draw(st.sampled_from(["user", "assistant", "tools", "tools", "system"]))
+        kind = draw(st.sampled_from(["user", "assistant", "tools", "tools", "system", "orphan"]))
+        if kind == "orphan":  # a result whose call is not in the history
+            history.append(M("tool", items=[FunctionResultContent(f"ghost_{calls}", "?")]))
+            calls += 1
+            continue
         if kind != "tools":
             history.append(M(kind, draw(_WORDS)))
             continue
@@ -742,8 +747,31 @@ def pairs(history: Sequence[ChatMessageContent]) -> list[tuple[int, int]]:
             calls_at[call.id] = index
         for result in message.function_results:
             assert result.call_id is not None
-            found.append((calls_at[result.call_id], index))
+            if result.call_id in calls_at:  # not an orphan
+                found.append((calls_at[result.call_id], index))
     return found
+
+
+@given(conversations(), st.integers(0, 3))
+def test_spans_from_end_are_the_spans_backwards(source: list[ChatMessageContent], low: int) -> None:
+    found = spans(source)
+    assert list(spans_from_end(source)) == found[::-1]
+    low = min(low, leading_instructions(source))
+    assert list(spans_from_end(source, low)) == [span for span in found if span[0] >= low][::-1]
+    covered = [index for start, stop in found for index in range(start, stop)]
+    assert covered == list(range(len(source)))
+
+
+def test_spans_from_end_split_around_an_orphan() -> None:
+    history = [
+        M("user", "q"),
+        M("assistant", items=[FunctionCallContent("a", "f")]),
+        M("tool", items=[FunctionResultContent("a", "1")]),
+        M("tool", items=[FunctionResultContent("ghost", "?")]),
+        M("assistant", "done"),
+    ]
+    assert list(spans_from_end(history)) == [(4, 5), (3, 4), (1, 3), (0, 1)]
+    assert list(trim(history, max_messages=2, start_on=None)) == history[4:]
 
 
 def kept_indices(source: Sequence[ChatMessageContent], result: ChatHistory) -> list[int]:
@@ -852,4 +880,4 @@ def test_reduce_keeps_pairs_and_a_suffix_after_the_first_instruction(
     body = kept[1:] if kept and kept[0] == first and (len(kept) == 1 or kept[1] != first + 1) else kept
     if body:
         assert body == list(range(body[0], len(source)))
-        assert source[body[0]].role != AuthorRole.TOOL
+        assert source[body[0]].role != AuthorRole.TOOL or body[0] == 0
