@@ -148,6 +148,8 @@ def form_prompt_string(
     ):
         messages = conversation
     else:
+        if isinstance(conversation, (list, tuple)):  # SDK objects in it: read as their dicts
+            conversation = plain_dicts(conversation)
         name = _format_of(conversation)
         if exact or (exact is None and name in _CLEANLAB_FORMATS):
             if name not in _CLEANLAB_FORMATS:
