@@ -19,7 +19,14 @@ from semantic_chat import (
     InvalidValueError,
     TextContent,
 )
-from semantic_chat.history_ops import count_tokens, count_tokens_approximately, reduce, spans, trim
+from semantic_chat.history_ops import (
+    count_tokens,
+    count_tokens_approximately,
+    per_message,
+    reduce,
+    spans,
+    trim,
+)
 from semantic_chat.history_ops.units import spans_from_end
 from semantic_chat.options import ChatOptions
 
@@ -152,6 +159,17 @@ def test_langchain_allow_partial_text_splitter() -> None:
     )
     assert texts(result) == [("user", "a 4 token text."), ("assistant", FOUR_TOKEN)]
     assert ids(result) == ["third", "fourth"]
+
+
+def test_langchain_list_counter_through_per_message() -> None:
+    def list_counter(messages: list[ChatMessageContent]) -> int:
+        return sum(dummy_token_counter(message) for message in messages)
+
+    result = trim(
+        messages_to_trim(), 40, token_counter=per_message(list_counter), allow_partial=True,
+        start_on=None,
+    )
+    assert ids(result) == [None, "second", "third", "fourth"]
 
 
 def test_langchain_include_system_strategy_last_empty_messages() -> None:
@@ -760,6 +778,9 @@ def test_spans_from_end_are_the_spans_backwards(source: list[ChatMessageContent]
     assert list(spans_from_end(source, low)) == [span for span in found if span[0] >= low][::-1]
     covered = [index for start, stop in found for index in range(start, stop)]
     assert covered == list(range(len(source)))
+    span_of = {index: start for start, stop in found for index in range(start, stop)}
+    for call_at, result_at in pairs(source):
+        assert span_of[call_at] == span_of[result_at]
 
 
 def test_spans_from_end_split_around_an_orphan() -> None:
