@@ -105,14 +105,17 @@ def _with_items(message: ChatMessageContent, items: list[KernelContent]) -> Chat
 
 def _partial(
     message: ChatMessageContent,
+    index: int,
     budget: int,
     counter: _Counter,
+    *,
     from_end: bool,
     splitter: Callable[[str], list[str]],
 ) -> ChatMessageContent | None:
     """The most of ``message`` that costs at most ``budget``: its items, then a text's pieces.
 
-    ``from_end`` keeps the end of the message (strategy ``"last"``), else its start. Whole
+    ``message`` is ``messages[index]``. ``from_end`` keeps the end of the message (strategy
+    ``"last"``), else its start. Whole
     items are tried first (the most of them that fit); when not even one fits, the text item
     nearest the kept side is split by ``splitter`` and the most of its pieces that fit are
     kept, alone in the message. ``None`` when nothing fits.
@@ -121,7 +124,7 @@ def _partial(
     for count in range(len(items) - 1, 0, -1):
         kept = items[-count:] if from_end else items[:count]
         candidate = _with_items(message, kept)
-        if checked_count(counter(candidate), 0) <= budget:
+        if checked_count(counter(candidate), index) <= budget:
             return candidate
     texts = [item for item in items if isinstance(item, TextContent)]
     if not texts:
@@ -139,7 +142,7 @@ def _partial(
         chosen = pieces[-middle:] if from_end else pieces[:middle]
         piece = attrs.evolve(text, text="".join(chosen), citations=())
         candidate = _with_items(message, [piece])
-        if checked_count(counter(candidate), 0) <= budget:
+        if checked_count(counter(candidate), index) <= budget:
             best, low = candidate, middle + 1
         else:
             high = middle - 1
@@ -309,7 +312,9 @@ def _last(
                 and (messages_left is None or messages_left >= 1)
                 and not _holds_calls(messages[start])
             ):
-                partial = _partial(messages[start], tokens_left, counter, True, splitter)
+                partial = _partial(
+                    messages[start], start, tokens_left, counter, from_end=True, splitter=splitter
+                )
             break
         if tokens_left is not None:
             tokens_left -= tokens
@@ -363,7 +368,9 @@ def _first(
                 and (messages_left is None or messages_left >= 1)
                 and not _holds_calls(messages[start])
             ):
-                partial = _partial(messages[start], tokens_left, counter, False, splitter)
+                partial = _partial(
+                    messages[start], start, tokens_left, counter, from_end=False, splitter=splitter
+                )
             break
         if tokens_left is not None:
             tokens_left -= tokens

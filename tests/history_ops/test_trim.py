@@ -473,6 +473,11 @@ def test_trim_refuses_bad_input_and_counts() -> None:
         trim(DOC_MESSAGES, 5, token_counter=lambda message: "1")  # type: ignore[arg-type,return-value]
     with pytest.raises(InvalidTypeError, match=r"^messages\[5\]: expected an int token count"):
         trim(DOC_MESSAGES, 5, token_counter=lambda message: "1", keep_system=False)  # type: ignore[arg-type,return-value]
+    with pytest.raises(InvalidTypeError, match=r"^messages\[2\]: expected an int token count"):
+        # the whole third message counts 9; its first line, tried alone, a str
+        trim([M("user", "a"), M("user", "bb"), M("user", "cc\ncc")], 5,
+             token_counter=lambda m: {1: 2, 2: 2, 5: 9}.get(len(m.text), "x"),  # type: ignore[arg-type,return-value]
+             strategy="first", allow_partial=True)
     with pytest.raises(InvalidTypeError, match=r"^text_splitter: expected a function returning"):
         trim([M("user", "abc")], 1, token_counter=characters, allow_partial=True,
              text_splitter=lambda text: "abc")  # type: ignore[arg-type,return-value]
