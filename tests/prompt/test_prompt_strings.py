@@ -1,9 +1,10 @@
-"""Prompt strings: equal to cleanlab-tlm's ``form_prompt_string`` wherever cleanlab behaves.
+"""Prompt strings: equal to cleanlab-tlm's ``form_prompt_string`` for every input it accepts.
 
 The reference file (a copy of the conformance file, so the tests run from a clone) holds
-cleanlab-tlm 1.1.39's outputs on real payloads; every case matches, except the listed ones
-where cleanlab misbehaves, which assert our documented output. The property tests generate
-conversations and compare with cleanlab itself.
+cleanlab-tlm 1.1.39's outputs on real payloads; every case matches with the default (exact for
+the dicts cleanlab reads). The listed cases where cleanlab misbehaves also assert our readable
+rendering (``exact=False``). The property tests generate conversations and compare with
+cleanlab itself; ``test_prompt_exact.py`` generates every quirk of cleanlab's.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 from cleanlab_tlm.utils import chat as cleanlab
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from semantic_chat import (
@@ -28,7 +29,7 @@ from semantic_chat import (
     TextContent,
 )
 from semantic_chat.contents import AudioContent, FileContent, ReasoningContent
-from semantic_chat.errors import FormatError, InvalidTypeError
+from semantic_chat.errors import FormatError, InvalidTypeError, UnsupportedContentError
 from semantic_chat.formats import openai_chat, openai_responses
 from semantic_chat.prompt import form_prompt_string, form_response_string
 
@@ -37,8 +38,8 @@ REFERENCE = json.loads((Path(__file__).parent / "cleanlab_reference.json").read_
 TOOLS_HEAD = cleanlab._TOOL_DEFINITIONS_PREFIX
 TOOLS_TAIL = "\n</tools>\n\n" + cleanlab._TOOL_CALL_SCHEMA_PREFIX
 
-# Reference cases where cleanlab misbehaves, with the output we give instead (and why).
-DEVIATIONS = {
+# Reference cases where cleanlab misbehaves, with our readable rendering (``exact=False``).
+READABLE = {
     # content parts: cleanlab writes the Python repr of the list; we write the text
     "cc_text_parts_developer_system_user": (
         "System: You are a terse assistant. Answer in one sentence.\n\n"
@@ -69,7 +70,7 @@ DEVIATIONS = {
         "2023_06_08_Raccoon1.jpg/1599px-2023_06_08_Raccoon1.jpg]"
     ),
 }
-# a tool output holding an image: the image part is a placeholder, not its base64 data
+# a tool output holding an image: read, the image part is a placeholder, not its base64 data
 _SCREENSHOT_PART = (
     '    {\n      "type": "input_image",\n      "image_url": "data:image/png;base64,'
     "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR42mO4o6EBRwzEcQDzAxLBy9ItygAAAABJRU5"
@@ -78,8 +79,8 @@ _SCREENSHOT_PART = (
 _SCREENSHOT_PLACEHOLDER = (
     '    {\n      "type": "input_text",\n      "text": "[image: image/png]"\n    }'
 )
-RESPONSE_DEVIATIONS = {
-    # a refusal: cleanlab returns ""
+RESPONSE_READABLE = {
+    # a refusal: cleanlab returns ""; read, the refusal is the text
     "refusal_content_null": "I'm very sorry, but I can't assist with that.",
 }
 
@@ -88,17 +89,24 @@ def _reference_cases(section: str) -> list[Any]:
     return [pytest.param(case, id=case["name"]) for case in REFERENCE[section]]
 
 
-@pytest.mark.parametrize("case", _reference_cases("form_prompt_string"))
-def test_reference_prompt_strings(case: dict[str, Any]) -> None:
-    args = dict(case["args"])
-    args.pop("use_responses", None)  # our rendering follows the payload, as cleanlab's default
-    expected = DEVIATIONS.get(case["name"], case["output"])
+def _readable(case: dict[str, Any]) -> str:
+    """Our readable rendering of a reference case: cleanlab's, except where it misbehaves."""
+    expected: str = READABLE.get(case["name"], case["output"])
     if case["name"] == "resp_function_call_output_content_list":
         assert _SCREENSHOT_PART in expected
         expected = expected.replace(_SCREENSHOT_PART, _SCREENSHOT_PLACEHOLDER)
+    return expected
+
+
+@pytest.mark.parametrize("case", _reference_cases("form_prompt_string"))
+def test_reference_prompt_strings(case: dict[str, Any]) -> None:
+    args = dict(case["args"])  # use_responses as the case was written with it, as cleanlab's
+    messages = args.pop("messages")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert form_prompt_string(args.pop("messages"), **args) == expected
+        assert form_prompt_string(messages, **args) == case["output"]
+        assert form_prompt_string(messages, **args, exact=True) == case["output"]
+        assert form_prompt_string(messages, **args, exact=False) == _readable(case)
 
 
 @pytest.mark.parametrize(
@@ -107,15 +115,23 @@ def test_reference_prompt_strings(case: dict[str, Any]) -> None:
     + _reference_cases("form_response_string_responses_api"),
 )
 def test_reference_response_strings(case: dict[str, Any]) -> None:
-    expected = RESPONSE_DEVIATIONS.get(case["name"], case["output"])
-    assert form_response_string(case["args"]["response"]) == expected
+    response = case["args"]["response"]
+    assert form_response_string(response) == case["output"]
+    assert form_response_string(response, exact=True) == case["output"]
+    readable = RESPONSE_READABLE.get(case["name"], case["output"])
+    assert form_response_string(response, exact=False) == readable
 
 
 def test_reference_deviations_are_real() -> None:
-    """Each listed deviation is a case whose cleanlab output differs from ours."""
-    names = {case["name"]: case for case in REFERENCE["form_prompt_string"]}
-    for name, ours in DEVIATIONS.items():
-        assert names[name]["output"] != ours
+    """Each case with a readable rendering of its own is one where cleanlab's output differs."""
+    cases = {case["name"]: case for case in REFERENCE["form_prompt_string"]}
+    for name in [*READABLE, "resp_function_call_output_content_list"]:
+        assert cases[name]["output"] != _readable(cases[name])
+    responses = {
+        case["name"]: case for case in REFERENCE["form_response_string_chat_completions_api"]
+    }
+    for name, ours in RESPONSE_READABLE.items():
+        assert responses[name]["output"] != ours
 
 
 def test_response_string_of_sdk_objects_and_history_messages() -> None:
@@ -124,7 +140,7 @@ def test_response_string_of_sdk_objects_and_history_messages() -> None:
 
     for case in REFERENCE["form_response_string_chat_completions_api"]:
         message = ChatCompletionMessage.model_validate(case["args"]["response"])
-        expected = RESPONSE_DEVIATIONS.get(case["name"], case["output"])
+        expected = case["output"]
         assert form_response_string(message) == expected
         completion = {
             "id": "c",
@@ -134,12 +150,14 @@ def test_response_string_of_sdk_objects_and_history_messages() -> None:
             "choices": [{"index": 0, "finish_reason": "stop", "message": case["args"]["response"]}],
         }
         assert form_response_string(ChatCompletion.model_validate(completion)) == expected
-        assert form_response_string(openai_chat.from_response(completion)) == expected
+        # a history message is written readably by default
+        readable = RESPONSE_READABLE.get(case["name"], case["output"])
+        assert form_response_string(openai_chat.from_response(completion)) == readable
     case = REFERENCE["form_response_string_responses_api"][0]
     assert form_response_string(Response.model_validate(case["args"]["response"])) == case["output"]
 
 
-def test_responses_response_writes_every_call_with_its_id() -> None:
+def test_responses_response_writes_its_last_item_exactly_and_every_call_readably() -> None:
     response = {
         "id": "resp_1",
         "object": "response",
@@ -166,7 +184,16 @@ def test_responses_response_writes_every_call_with_its_id() -> None:
             },
         ],
     }
-    assert form_response_string(response) == (
+    # cleanlab writes only the last output item; read, every call is written
+    from openai.types.responses import Response
+
+    sdk = Response.model_validate(
+        {**response, "parallel_tool_calls": True, "tool_choice": "auto", "tools": []}
+    )
+    last = cleanlab.form_response_string_responses_api(sdk)
+    assert form_response_string(response) == form_response_string(sdk) == last
+    assert last.startswith('<tool_call>\n{\n  "name": "g"')
+    assert form_response_string(response, exact=False) == (
         '<tool_call>\n{\n  "name": "f",\n  "arguments": {\n    "x": 1\n  },\n  "call_id": "c1"\n}'
         "\n</tool_call>\n\n"
         '<tool_call>\n{\n  "name": "g",\n  "arguments": {},\n  "call_id": "c2"\n}\n</tool_call>'
@@ -332,14 +359,21 @@ def test_where_cleanlab_fails_we_write_a_string() -> None:
     )
 
 
-def test_system_after_a_tool_turn_keeps_its_prefix() -> None:
+def test_system_after_an_assistant_turn_keeps_its_prefix_readably() -> None:
     messages = [
         {"role": "system", "content": "S"},
         {"role": "assistant", "content": "A"},
         {"role": "system", "content": "T"},
     ]
-    assert cleanlab.form_prompt_string(messages) == "System: S\n\nAssistant: A\n\nT\n\nAssistant:"
-    assert form_prompt_string(messages) == ("System: S\n\nAssistant: A\n\nSystem: T\n\nAssistant:")
+    expected = "System: S\n\nAssistant: A\n\nT\n\nAssistant:"
+    assert _cleanlab(messages, None) == expected
+    assert form_prompt_string(messages) == expected
+    assert form_prompt_string(messages, exact=False) == (
+        "System: S\n\nAssistant: A\n\nSystem: T\n\nAssistant:"
+    )
+    history = openai_chat.from_payload(messages)
+    assert form_prompt_string(history) == form_prompt_string(messages, exact=False)
+    assert form_prompt_string(history, exact=True) == expected
 
 
 # Bad input: located errors
@@ -349,7 +383,13 @@ def test_system_after_a_tool_turn_keeps_its_prefix() -> None:
     ("conversation", "tools", "kwargs", "error", "path"),
     [
         (42, None, {}, FormatError, "conversation"),
-        ([{"role": "user", "content": 5}], None, {}, FormatError, "messages[0].content"),
+        (
+            [{"role": "user", "content": 5}],  # cleanlab writes "5", and so does exact
+            None,
+            {"exact": False},
+            FormatError,
+            "messages[0].content",
+        ),
         ([{"role": "user", "content": "a"}], 5, {}, InvalidTypeError, "tools"),
         ([{"role": "user", "content": "a"}], [3], {}, InvalidTypeError, "tools[0]"),
         (
@@ -494,31 +534,6 @@ def _chat_messages(draw: st.DrawFn) -> list[dict[str, Any]]:
     return messages
 
 
-def _cleanlab_glues_system_turn(messages: list[dict[str, Any]], tools: Any) -> bool:
-    """Cleanlab leaves out ``System:`` after an assistant or tool turn that followed a system
-    message (its tools message counts); we keep it (see
-    test_system_after_a_tool_turn_keeps_its_prefix)."""
-    roles = [message["role"] for message in messages]
-    if tools:
-        block = 0
-        while block < len(roles) and roles[block] in ("system", "developer"):
-            block += 1
-        roles.insert(block, "system")
-    previous_other = None
-    previous = None
-    for role in roles:
-        if (
-            role in ("system", "developer")
-            and previous in ("assistant", "tool")
-            and previous_other in ("system", "developer")
-        ):
-            return True
-        if role not in ("assistant", "tool"):
-            previous_other = role
-        previous = role
-    return False
-
-
 def _cleanlab(messages: Any, tools: Any, **kwargs: Any) -> str:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -526,15 +541,29 @@ def _cleanlab(messages: Any, tools: Any, **kwargs: Any) -> str:
     return result
 
 
+def _written(history: ChatHistory, responses: bool) -> list[dict[str, Any]] | None:
+    """The payload a history writes (Responses input or Chat messages), None if it cannot."""
+    module = openai_responses if responses else openai_chat
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return module.to_payload(history)
+    except UnsupportedContentError:
+        return None
+
+
 @settings(suppress_health_check=[HealthCheck.too_slow])
 @given(messages=_chat_messages(), tools=st.one_of(st.none(), _chat_tools()))
 def test_chat_completions_equal_cleanlab(
     messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None
 ) -> None:
-    assume(not _cleanlab_glues_system_turn(messages, tools))
     expected = _cleanlab(messages, tools)
     assert form_prompt_string(messages, tools) == expected
-    assert form_prompt_string(openai_chat.from_payload(messages), tools) == expected
+    # a history, exactly: cleanlab's string for the messages the history writes
+    history = openai_chat.from_payload(messages)
+    payload = _written(history, responses=False)
+    assert payload is not None  # these messages' contents are all Chat Completions can carry
+    assert form_prompt_string(history, tools, exact=True) == _cleanlab(payload, tools)
 
 
 @st.composite
@@ -603,14 +632,20 @@ def _responses_input(draw: st.DrawFn) -> list[dict[str, Any]]:
 def test_responses_equal_cleanlab(
     items: list[dict[str, Any]], tools: list[dict[str, Any]] | None, instructions: str | None
 ) -> None:
-    kwargs = {} if instructions is None else {"instructions": instructions}
-    responses = cleanlab._uses_responses_api(items, tools, None, **kwargs)
-    # outside the Responses rendering cleanlab writes the repr of a list of output parts
-    assume(responses or all(isinstance(item.get("content", ""), str) for item in items))
-    assume(responses or not _cleanlab_glues_system_turn(items, tools))
-    assert form_prompt_string(items, tools, instructions=instructions) == _cleanlab(
-        items, tools, **kwargs
-    )
+    kwargs: dict[str, Any] = {} if instructions is None else {"instructions": instructions}
+    expected = _cleanlab(items, tools, **kwargs)
+    assert form_prompt_string(items, tools, instructions=instructions) == expected
+    # a history, exactly: the Responses rendering where instructions or Responses tools select
+    # it (cleanlab's string for the input the history writes), else the Chat Completions one
+    history = openai_responses.from_payload(items)
+    responses = instructions is not None or bool(tools)
+    payload = _written(history, responses)
+    if payload is not None:
+        if responses:
+            kwargs["use_responses"] = True
+        assert form_prompt_string(
+            history, tools, instructions=instructions, exact=True
+        ) == _cleanlab(payload, tools, **kwargs)
 
 
 @given(
@@ -737,8 +772,13 @@ def test_responses_response_string_equals_cleanlab(
     [
         [
             {"role": "user", "content": "hi"},
-            {"role": "assistant", "content": None, "tool_calls": [
-                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                ],
+            },
             {"role": "tool", "tool_call_id": "c1", "content": "Error: boom"},
         ],
         [
@@ -760,6 +800,7 @@ def test_a_failed_calls_json_output_is_written_as_the_openai_formats_write_it() 
     history = ChatHistory()
     history.add_user_message("hi")
     history.add_assistant_message(items=[FunctionCallContent(id="c1", name="f", arguments="{}")])
-    history.add_tool_message([FunctionResultContent(call_id="c1", result={"code": 7},
-                                                    is_error=True)])
+    history.add_tool_message(
+        [FunctionResultContent(call_id="c1", result={"code": 7}, is_error=True)]
+    )
     assert '"output": "Error: {\\"code\\":7}"' in form_prompt_string(history)
