@@ -16,6 +16,18 @@ from typing import Any
 
 from ..errors import InvalidTypeError, describe_type
 
+__all__ = [
+    "ASSISTANT",
+    "SYSTEM_ROLES",
+    "TOOL",
+    "call_block",
+    "indented",
+    "parse_arguments",
+    "quote",
+    "response_block",
+    "tools_texts",
+]
+
 SYSTEM_ROLES = frozenset(("system", "developer"))
 ASSISTANT = "Assistant: "
 TOOL = "Tool: "
@@ -56,10 +68,10 @@ _FILE_SEARCH_TOOL = {
     },
 }
 
-dumps_compact = json.JSONEncoder(separators=(",", ":")).encode
-dumps_indented = json.JSONEncoder(indent=2).encode
+_dumps_compact = json.JSONEncoder(separators=(",", ":")).encode
+_dumps_indented = json.JSONEncoder(indent=2).encode
 _decoder = json.JSONDecoder()
-loads = _decoder.decode
+_loads = _decoder.decode
 _scan: Any = _decoder.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder
 quote: Any = getattr(json.encoder, "c_encode_basestring_ascii", None) or (
     json.encoder.py_encode_basestring_ascii
@@ -84,7 +96,7 @@ def indented(value: Any, newline: str = "\n") -> str:
         parts = []
         for key, item in value.items():
             if type(key) is not str:
-                return dumps_indented(value).replace("\n", newline)
+                return _dumps_indented(value).replace("\n", newline)
             kind = type(item)
             # f-strings: one string built from the pieces, not one for each ``+``
             if kind is str:
@@ -109,7 +121,7 @@ def indented(value: Any, newline: str = "\n") -> str:
         return float.__repr__(value)
     if value is None or kind is bool:
         return _CONSTANTS[value]
-    return dumps_indented(value).replace("\n", newline)
+    return _dumps_indented(value).replace("\n", newline)
 
 
 def call_block(name: str, arguments: Any, call_id: Any) -> str:
@@ -193,7 +205,7 @@ def tools_texts(tools: Any) -> tuple[bool, str | None, str | None]:
     tool_list = _tool_list(tools)
     if not tool_list:
         return False, None, None
-    flat = any(is_flat_tool(tool) for tool in tool_list)
+    flat = any(_is_flat_tool(tool) for tool in tool_list)
     texts = (flat, _tools_text(tool_list, False), _tools_text(tool_list, True))
     if key is not None and not any(tool.get("type") == "web_search" for tool in tool_list):
         if len(_TOOLS_CACHE) >= _TOOLS_CACHE_SIZE:
@@ -202,7 +214,7 @@ def tools_texts(tools: Any) -> tuple[bool, str | None, str | None]:
     return texts
 
 
-def is_flat_tool(tool: Mapping[str, Any]) -> bool:
+def _is_flat_tool(tool: Mapping[str, Any]) -> bool:
     """Say whether ``tool`` is a Responses tool, the shape that makes cleanlab use Responses."""
     return "type" in tool and "name" in tool and "function" not in tool
 
@@ -233,7 +245,7 @@ def _tools_text(tools: list[Mapping[str, Any]], responses: bool) -> str:
         if fields is None:
             kind = tool.get("type")
             if responses and kind == "file_search":
-                lines.append(dumps_compact(_FILE_SEARCH_TOOL))
+                lines.append(_dumps_compact(_FILE_SEARCH_TOOL))
             elif responses and kind == "web_search":
                 warnings.warn(
                     "a web_search tool is left out of the prompt, as cleanlab does without "
@@ -252,7 +264,7 @@ def _tools_text(tools: list[Mapping[str, Any]], responses: bool) -> str:
             spec = {"type": "function", **spec, "strict": True if strict is None else strict}
         else:
             spec = {"type": "function", "function": spec}
-        lines.append(dumps_compact(spec))
+        lines.append(_dumps_compact(spec))
     return _TOOLS_HEAD + "\n".join(lines) + _TOOLS_TAIL
 
 
@@ -270,7 +282,7 @@ def parse_arguments(arguments: Any) -> Any:
             if end == len(arguments) or (end > 0 and not arguments[end:].strip(" \t\n\r")):
                 return value
         try:
-            return loads(arguments)
+            return _loads(arguments)
         except ValueError:
             return arguments
     return {} if arguments is None else arguments
