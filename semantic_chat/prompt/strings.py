@@ -150,7 +150,13 @@ def form_prompt_string(
     else:
         if isinstance(conversation, (list, tuple)):  # SDK objects in it: read as their dicts
             conversation = plain_dicts(conversation)
-        name = _format_of(conversation)
+        try:
+            name = detect(conversation)
+        except FormatError as error:
+            if exact is not False and isinstance(conversation, list):
+                # no format of ours is sure of it, but cleanlab reads any list of messages
+                return _exact_payload(conversation, tools, instructions, use_responses)
+            raise error.at("conversation") from None
         if exact or (exact is None and name in _CLEANLAB_FORMATS):
             if name not in _CLEANLAB_FORMATS:
                 messages = get(name).from_payload(conversation).messages
@@ -164,14 +170,6 @@ def form_prompt_string(
 
 
 _CLEANLAB_FORMATS = frozenset(("openai-chat", "openai-responses"))
-
-
-def _format_of(payload: Any) -> str:
-    """The payload's format, as ``formats.detect`` tells it, located at ``conversation``."""
-    try:
-        return detect(payload)
-    except FormatError as error:
-        raise error.at("conversation") from None
 
 
 def _responses_selected(
@@ -221,7 +219,10 @@ def _exact_history(
 ) -> str:
     """Cleanlab's string for a history: as it writes the history's OpenAI messages."""
     responses = _responses_selected(messages, tools, instructions, use_responses)[0]
-    payload = (openai_responses if responses else openai_chat).to_payload(messages)
+    writer = openai_responses if responses else openai_chat
+    # what the OpenAI format cannot carry (a system message's name in Responses, reasoning
+    # from another provider) is not in the messages cleanlab would be given: left out quietly
+    payload = writer.to_payload(messages, on_unsupported="drop")
     return _exact_payload(payload, tools, instructions, responses)
 
 

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from semantic_chat.errors import FormatError, InvalidTypeError
+from semantic_chat.formats import detect
 from semantic_chat.prompt import exact, form_prompt_string, strings
 from semantic_chat.prompt.blocks import tools_texts
 
@@ -117,7 +118,10 @@ def _written(messages: Any, tools: Any) -> str | BaseException:
 def _general(messages: Any, tools: Any) -> str | BaseException:
     """The general way: the format found first, then cleanlab's rendering of the dicts."""
     try:
-        name = strings._format_of(messages)
+        try:
+            name = detect(messages)
+        except FormatError:  # no format is sure of it: cleanlab's rendering of the list
+            return strings._exact_payload(messages, tools, None, None)
         if name not in ("openai-chat", "openai-responses"):
             return form_prompt_string(messages, tools, exact=False)
         return strings._exact_payload(messages, tools, None, None)
