@@ -71,6 +71,7 @@ SECTIONS = {
     "anthropic": ("bench_anthropic.py", "Converting to Anthropic Messages dicts"),
     "gemini": ("bench_gemini.py", "Converting to Gemini contents"),
     "prompt": ("bench_prompt.py", "Prompt strings: semantic_chat vs cleanlab-tlm"),
+    "history_ops": ("bench_history_ops.py", "Trimming a history: semantic_chat vs LangChain"),
     "streaming": ("bench_streaming.py", "Accumulating a stream"),
     "png": ("bench_png.py", "PNG: 10-megapixel RGB encode and decode"),
     "construct": ("bench_construct.py", "Constructing by hand, and the cost of type checks"),
