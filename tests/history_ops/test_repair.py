@@ -387,15 +387,19 @@ _ARGUMENTS = st.sampled_from(["{}", '{"city": "Paris"}', {"n": 1}])
 def messy_histories(draw: st.DrawFn) -> ChatHistory:
     """Histories of text, parallel calls and results gone wrong in every way a program errs.
 
-    Results answer any call made before (late, twice, out of order, spread over messages),
-    or none; calls go unanswered; ids are reused; instructions come anywhere; roles repeat.
+    Results answer any call made before (late, twice, out of order, spread over messages,
+    in user or even assistant messages), or none; calls go unanswered; ids are reused;
+    instructions come anywhere; roles repeat.
     """
     messages: list[ChatMessageContent] = []
     made: list[FunctionCallContent] = []
     for _ in range(draw(st.integers(0, 10))):
         kind = draw(
             st.sampled_from(
-                ["user", "assistant", "system", "developer", "calls", "results", "orphan", "mixed"]
+                [
+                    "user", "assistant", "system", "developer", "calls", "results", "orphan",
+                    "mixed", "user results", "assistant results",
+                ]
             )
         )
         if kind in ("user", "assistant", "system", "developer"):
@@ -412,7 +416,7 @@ def messy_histories(draw: st.DrawFn) -> ChatHistory:
             made.extend(calls)
             said = [TextContent(draw(_TEXTS))] if draw(st.booleans()) else []
             messages.append(ChatMessageContent("assistant", items=[*said, *calls]))
-        elif kind in ("results", "mixed") and made:
+        elif kind in ("results", "mixed", "user results", "assistant results") and made:
             answered = draw(st.lists(st.sampled_from(made), min_size=1, max_size=4))
             results = [
                 FunctionResultContent(c.id, draw(_TEXTS), is_error=draw(st.booleans()))
@@ -420,6 +424,10 @@ def messy_histories(draw: st.DrawFn) -> ChatHistory:
             ]
             if kind == "mixed":
                 messages.append(ChatMessageContent("user", items=[*results, TextContent("and")]))
+            elif kind == "user results":
+                messages.append(ChatMessageContent("user", items=results))
+            elif kind == "assistant results":  # results where no format takes them
+                messages.append(ChatMessageContent("assistant", items=[TextContent("so"), *results]))
             else:
                 messages.append(ChatMessageContent("tool", items=results))
         else:
