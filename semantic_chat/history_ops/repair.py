@@ -11,6 +11,7 @@ would refuse or leave out; `repair` fixes the pairing and ordering ones and repo
 from __future__ import annotations
 
 import copy
+import functools
 import re
 from collections.abc import Sequence
 from typing import Literal
@@ -23,6 +24,7 @@ from ..errors import InvalidTypeError, SemanticChatError, describe_type
 from ..formats import anthropic, gemini
 from ..formats.registry import WireFormat, get
 from ..formats.validation import Problem, _write_problems
+from ..formats.wire import ERROR_PREFIX, collect_losses
 from ..history import ChatHistory
 from ..labels import AuthorRole
 from ..message import ChatMessageContent
@@ -35,7 +37,8 @@ Action = Literal["dropped", "moved", "added", "merged"]
 result, or joined a message into the one before it."""
 
 MISSING_RESULT = "no result was recorded for this call"
-"""The text of the error result `repair` adds for a call that was never answered."""
+"""The text of the error result `repair` adds for a call that was never answered (after
+``"Error: "`` in a format without an error flag on results)."""
 
 _ITEM = re.compile(r"(?<=^messages\[)(\d+)\]\.items\[(\d+)\]")
 """A path's message and item index (``messages[3].items[1]``), to map a probe's path back."""
@@ -355,7 +358,8 @@ def repair(
     Pairing, always: a result whose call is in an earlier message but not right before its
     results is moved to follow them; a result answering no earlier unanswered call (an
     orphan, or a second result for one call) is dropped; a call never answered gets an error
-    result (`MISSING_RESULT`, ``is_error=True``, the call's id and name). Moved and added
+    result (`MISSING_RESULT`, ``is_error=True``, the call's id and name; for a format that
+    has no error flag on results, ``"Error: "`` starts its text instead). Moved and added
     results go in one new tool message right after the call's own results (or the call), in
     the order of the calls; a message left without items is dropped.
 
@@ -377,10 +381,11 @@ def repair(
         FormatError: ``for_format`` is not a registered format's name.
     """
     messages = _messages(history)
-    _, rules = _format(for_format)
+    wire, rules = _format(for_format)
     order = _order(messages, rules)
     changes = _moved_instructions(messages, order, rules)
-    built = _repair_pairing(messages, order, changes)
+    flag = wire is None or _carries_error_flag(wire)
+    built = _repair_pairing(messages, order, changes, flag)
     if rules is not None and rules.alternate:
         built = _merge_turns(built, rules, changes)
     return new_history([message for message, _ in built], history.options), changes
@@ -457,17 +462,18 @@ def _moved_instructions(
 
 
 def _repair_pairing(
-    messages: list[ChatMessageContent], order: list[int], changes: list[Change]
+    messages: list[ChatMessageContent], order: list[int], changes: list[Change], flag: bool
 ) -> list[tuple[ChatMessageContent, str | None]]:
     """The messages in ``order`` with results paired, each with its path (``None``: new).
 
-    The changes are added to ``changes`` in the order of the history.
+    The changes are added to ``changes`` in the order of the history; ``flag`` says whether
+    an added error result may carry ``is_error`` (else its text says it).
     """
     paths = [f"messages[{index}]" for index in order]
     worklist = [messages[index] for index in order]
     pairing = _Pairing(worklist)
     for call in pairing.unanswered():
-        call.group.extra.append((call.order, _missing(call.call)))
+        call.group.extra.append((call.order, _missing(call.call, flag)))
     ends = {group.end: group for group in pairing.groups if group.extra}
     built: list[tuple[ChatMessageContent, str | None]] = []
     found: list[tuple[int, int, Change]] = []
@@ -570,6 +576,36 @@ def _with_items(message: ChatMessageContent, items: list[KernelContent]) -> Chat
     return changed
 
 
-def _missing(call: FunctionCallContent) -> FunctionResultContent:
-    """The error result `repair` adds for a call never answered."""
-    return FunctionResultContent(call.id, MISSING_RESULT, name=call.name, is_error=True)
+def _missing(call: FunctionCallContent, flag: bool) -> FunctionResultContent:
+    """The error result `repair` adds for a call never answered.
+
+    ``is_error=True`` where the format carries it; else ``"Error: "`` starts the text, as
+    OpenAI's guides have a failed call's output say.
+    """
+    if flag:
+        return FunctionResultContent(call.id, MISSING_RESULT, name=call.name, is_error=True)
+    return FunctionResultContent(call.id, ERROR_PREFIX + MISSING_RESULT, name=call.name)
+
+
+@functools.cache
+def _carries_error_flag(wire: WireFormat) -> bool:
+    """Whether a format writes a result's ``is_error`` (tried once on a call and its result).
+
+    A format that leaves the flag out reports it as a loss; one whose writer fails on the
+    trial is taken to carry it (its own problems are `validate`'s to report).
+    """
+    call = FunctionCallContent("call_1", "f", "{}")
+    failed = FunctionResultContent("call_1", MISSING_RESULT, name="f", is_error=True)
+    trial = ChatHistory(
+        [
+            ChatMessageContent(_USER, "?"),
+            ChatMessageContent(_ASSISTANT, items=[call]),
+            ChatMessageContent(_TOOL, items=[failed]),
+        ]
+    )
+    try:
+        with collect_losses() as losses:
+            wire.to_payload(trial, on_unsupported=None)
+    except (SemanticChatError, ValueError):
+        return True
+    return not any(path.endswith(".is_error") for path, _, _ in losses)

@@ -21,7 +21,8 @@ from semantic_chat import (
     formats,
 )
 from semantic_chat.errors import FormatError, InvalidTypeError
-from semantic_chat.formats import Problem
+from semantic_chat.formats import Problem, WireFormat, registry
+from semantic_chat.formats.wire import unsupported_field
 from semantic_chat.history_ops.repair import MISSING_RESULT, Change, repair, validate
 from semantic_chat.serialization import to_dict
 
@@ -272,6 +273,29 @@ def test_calls_without_ids_pair_by_name_as_gemini_does() -> None:
     assert repaired.messages == [lone[0], tool(missing(None)), lone[1]]
 
 
+def test_a_format_without_an_error_flag_gets_the_error_in_the_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def write(history: ChatHistory, *, on_unsupported: Any = None) -> list[Any]:
+        for m, message in enumerate(history):
+            for i, item in enumerate(message.items):
+                if isinstance(item, FunctionResultContent) and item.is_error:
+                    where = f"messages[{m}].items[{i}].is_error"
+                    unsupported_field(on_unsupported, "Flagless", where, "a result's error flag")
+        return []
+
+    flagless = WireFormat("flagless", "no error flag", ChatHistory, write, lambda payload: 0)
+    monkeypatch.setitem(registry._FORMATS, "flagless", flagless)
+    history = ChatHistory([assistant(call("a", "f"))])
+    repaired, _ = repair(history, for_format="flagless")
+    assert repaired[1].items == [FunctionResultContent("a", "Error: " + MISSING_RESULT, name="f")]
+    assert validate(repaired, "flagless") == []
+    flagged, _ = repair(history)
+    assert validate(flagged, "flagless") == [
+        Problem("messages[1].items[0].is_error", "Flagless cannot carry a result's error flag", "warning")
+    ]
+
+
 # --- each format's order ------------------------------------------------------------------
 
 
@@ -389,7 +413,8 @@ def messy_histories(draw: st.DrawFn) -> ChatHistory:
 
     Results answer any call made before (late, twice, out of order, spread over messages,
     in user or even assistant messages), or none; calls go unanswered; ids are reused;
-    instructions come anywhere; roles repeat.
+    instructions come anywhere; roles repeat. Only what every format carries: text, calls
+    with ids and object arguments, results of text (the error results are `repair`'s).
     """
     messages: list[ChatMessageContent] = []
     made: list[FunctionCallContent] = []
@@ -419,8 +444,7 @@ def messy_histories(draw: st.DrawFn) -> ChatHistory:
         elif kind in ("results", "mixed", "user results", "assistant results") and made:
             answered = draw(st.lists(st.sampled_from(made), min_size=1, max_size=4))
             results = [
-                FunctionResultContent(c.id, draw(_TEXTS), is_error=draw(st.booleans()))
-                for c in answered
+                FunctionResultContent(c.id, draw(_TEXTS)) for c in answered
             ]
             if kind == "mixed":
                 messages.append(ChatMessageContent("user", items=[*results, TextContent("and")]))
