@@ -1,0 +1,142 @@
+"""Names, tables and small helpers both directions of Semantic Kernel's Python JSON share.
+
+Semantic Kernel writes a history with ``ChatHistory.serialize()`` (pydantic's
+``model_dump_json(exclude_none=True)``): messages and items tagged by ``content_type``,
+function names split into ``plugin_name`` and ``function_name``, binary data as a data URI
+whose parameters repeat the item's ``metadata``, and results as ``str(result)``.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from typing import Any
+
+from ..wire import HINT_KEYS
+
+__all__ = [
+    "CONTENT_TYPES",
+    "FINISH_REASONS",
+    "FORMAT",
+    "HINTS",
+    "NAME",
+    "OWN_HINTS",
+    "ROLES",
+    "STATUSES",
+    "data_uri_parameters",
+    "literal_result",
+    "names_of",
+    "readable_parameter",
+    "sk_mime_type",
+]
+
+NAME = "sk-python"
+"""The format's name in the `semantic_chat.formats` registry."""
+
+HINTS = "sk_python"
+"""The metadata key under which this format keeps what it needs to write a history back."""
+
+FORMAT = "Semantic Kernel (Python)"
+"""The format's name in messages (``Semantic Kernel (Python) cannot carry ...``)."""
+
+OWN_HINTS = HINT_KEYS | {"sk_dotnet", "sk_python"}
+"""Metadata keys that are formats' hints: never written into Semantic Kernel's metadata (a
+Semantic Kernel metadata key of one of these names is kept in the hints instead)."""
+
+ROLES = frozenset(("system", "user", "assistant", "tool", "developer"))
+"""Semantic Kernel's ``AuthorRole`` values."""
+
+FINISH_REASONS = frozenset(("stop", "length", "content_filter", "tool_calls", "function_call"))
+"""Semantic Kernel's ``FinishReason`` values: it refuses any other."""
+
+STATUSES = frozenset(("completed", "failed", "in_progress", "incomplete"))
+"""Semantic Kernel's ``Status`` values (of a Responses API message)."""
+
+CONTENT_TYPES = frozenset((
+    "text", "image", "audio", "binary", "file_reference", "streaming_file_reference",
+    "function_call", "function_result", "reasoning", "annotation", "streaming_annotation",
+))
+"""The item ``content_type`` values a Semantic Kernel message holds."""
+
+_SEPARATOR = "-"
+"""What joins a plugin's name and a function's name in a fully qualified name."""
+
+_MIME_TYPE = re.compile(r"[a-zA-Z]+/[a-zA-Z-]+")
+"""The media types Semantic Kernel reads back from a data URI (``image/svg+xml`` fails)."""
+
+_PARAMETER = re.compile(r"[a-zA-Z0-9]+")
+"""What a data URI parameter's name and value must be for Semantic Kernel to read it back."""
+
+
+def names_of(name: str | None, *, result: bool = False) -> dict[str, Any]:
+    """The ``name``, ``function_name`` and ``plugin_name`` Semantic Kernel derives from a name.
+
+    ``weather-get`` is plugin ``weather``, function ``get``; a name without ``-`` is the
+    function's alone, and a result made from a call (``from_function_call_content_and_result``)
+    then has no ``name``. ``None`` (a result without a name) is function ``""``.
+    """
+    if name is None:
+        return {"function_name": ""}
+    plugin, separator, function = name.partition(_SEPARATOR)
+    if not separator:
+        return {"function_name": name} if result else {"name": name, "function_name": name}
+    return {"name": name, "function_name": function, "plugin_name": plugin}
+
+
+def data_uri_parameters(metadata: dict[str, Any]) -> str:
+    """The parameters Semantic Kernel writes into a data URI from an item's metadata.
+
+    ``;key=value`` for each key, the value as Python's ``str`` gives it (``True``, ``1``).
+    """
+    return "".join(f";{key}={value}" for key, value in metadata.items())
+
+
+def readable_parameter(key: str, value: Any) -> bool:
+    """Whether Semantic Kernel reads a metadata entry back equal from a data URI.
+
+    It reads every parameter back into ``metadata`` as a string, and only those whose name
+    and value are letters and digits at all.
+    """
+    return (
+        type(value) is str
+        and _PARAMETER.fullmatch(key) is not None
+        and _PARAMETER.fullmatch(value) is not None
+    )
+
+
+def sk_mime_type(mime_type: str) -> bool:
+    """Whether Semantic Kernel reads a data URI of this media type back."""
+    return _MIME_TYPE.fullmatch(mime_type) is not None
+
+
+def literal_result(text: str) -> dict[str, Any] | list[Any] | None:
+    """The dict or list a result's text is the Python repr of, or ``None``.
+
+    Semantic Kernel writes a result as ``str(result)``, so a dict comes back as
+    ``"{'t': 1}"``. The text is parsed with `ast.literal_eval` (never ``eval``) and kept only
+    when it is a JSON object or array whose repr gives the text back exactly, so writing it
+    again restores the same text.
+    """
+    stripped = text[:1]
+    if stripped not in ("{", "["):
+        return None
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    if type(value) not in (dict, list) or not _is_json(value) or repr(value) != text:
+        return None
+    return value  # type: ignore[no-any-return]  # a dict or list, checked above
+
+
+def _is_json(value: Any) -> bool:
+    """Whether a literal is a JSON value: dicts with string keys, lists, scalars, no NaN."""
+    kind = type(value)
+    if kind is dict:
+        return all(type(key) is str and _is_json(element) for key, element in value.items())
+    if kind is list:
+        return all(_is_json(element) for element in value)
+    if kind is float:
+        return math.isfinite(value)
+    return kind in (str, int, bool) or value is None
