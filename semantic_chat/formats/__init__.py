@@ -4,7 +4,7 @@
 ``formats.convert(payload, source=None, target=...)`` and ``formats.validate(payload)`` work
 over every registered format:
 ``semantic-chat`` (this library's own JSON), ``openai-chat``, ``openai-responses``,
-``anthropic`` and ``gemini``.
+``anthropic``, ``gemini`` and ``sk-dotnet`` (.NET Semantic Kernel).
 
 ``formats.register_encoder(format_name, cls, encoder)`` and ``register_decoder(format_name,
 part_type, decoder)`` teach a wire format a plugin's content type (``unregister_encoder`` and
@@ -18,7 +18,7 @@ from typing import Any
 from ..history import ChatHistory
 from ..message import ChatMessageContent
 from ..serialization import from_dict, to_dict
-from . import anthropic, gemini, openai_chat, openai_responses
+from . import anthropic, gemini, openai_chat, openai_responses, sk_dotnet
 from .codecs import register_decoder as register_decoder
 from .codecs import register_encoder as register_encoder
 from .codecs import unregister_decoder as unregister_decoder
@@ -35,6 +35,7 @@ from .scoring import (
     score_openai_chat,
     score_openai_responses,
     score_semantic_chat,
+    score_sk_dotnet,
 )
 from .validation import Problem as Problem
 from .validation import validate as validate
@@ -55,6 +56,7 @@ __all__ = [
     "register",
     "register_decoder",
     "register_encoder",
+    "sk_dotnet",
     "unregister_decoder",
     "unregister_encoder",
     "validate",
@@ -154,5 +156,15 @@ register(
         to_payload=gemini.to_payload,
         score=score_gemini,
         to_request=_write_gemini_request,
+    )
+)
+register(
+    WireFormat(
+        name=sk_dotnet.NAME,
+        summary=".NET Semantic Kernel's ChatHistory JSON ($type items, PascalCase): text, "
+        "images, audio, binary, file references, function calls and results, reasoning",
+        from_payload=sk_dotnet.from_payload,
+        to_payload=sk_dotnet.to_payload,
+        score=score_sk_dotnet,
     )
 )

@@ -28,6 +28,7 @@ __all__ = [
     "score_openai_chat",
     "score_openai_responses",
     "score_semantic_chat",
+    "score_sk_dotnet",
 ]
 
 _RESPONSES_ITEMS = frozenset(
@@ -242,3 +243,22 @@ def _parts(message: dict[str, Any]) -> list[Any]:
     if isinstance(content, list):
         return [part.get("type") for part in content if isinstance(part, dict)]
     return []
+
+
+def score_sk_dotnet(payload: Any) -> int:
+    """Recognise .NET Semantic Kernel's ``ChatHistory`` JSON: an array of message objects.
+
+    Every element must have a ``Role`` object with a ``Label`` and an ``Items`` array (keys
+    no other format spells in PascalCase); each item with a ``$type`` adds to the score.
+    """
+    if not isinstance(payload, list) or not payload:
+        return 0
+    score = 30
+    for message in payload:
+        if not isinstance(message, dict):
+            return 0
+        role, items = message.get("Role"), message.get("Items")
+        if not isinstance(role, dict) or "Label" not in role or not isinstance(items, list):
+            return 0
+        score += sum(1 for item in items if isinstance(item, dict) and "$type" in item)
+    return score

@@ -83,7 +83,9 @@ OnUnsupported = Literal["error", "warn", "drop", "raise"]
 the README says: items are refused, fields and metadata are left out with a warning.
 """
 
-HINT_KEYS = frozenset(("anthropic", "gemini", "openai_chat", "openai_responses"))
+HINT_KEYS = frozenset(
+    ("anthropic", "gemini", "openai_chat", "openai_responses", "sk_dotnet", "sk_python")
+)
 """Metadata keys that hold a wire format's own hints: never reported as lost by any writer."""
 
 SIGNED_HINTS = {"gemini": ("Gemini", "thought_signature")}

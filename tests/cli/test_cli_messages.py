@@ -40,6 +40,18 @@ EXAMPLE_WARNINGS = {
         "semantic-chat: warning: messages[2].items[0]: dropped: OpenAI Responses cannot carry "
         "reasoning content without the id of an OpenAI reasoning item",
     ],
+    "sk-dotnet": [
+        "semantic-chat: warning: messages[1].items[1].detail: dropped: .NET Semantic Kernel "
+        "cannot carry an image's detail",
+        "semantic-chat: warning: messages[2].finish_reason: dropped: .NET Semantic Kernel "
+        "cannot carry a finish reason",
+        "semantic-chat: warning: messages[2].usage: dropped: .NET Semantic Kernel cannot "
+        "carry token usage",
+        "semantic-chat: warning: messages[4].finish_reason: dropped: .NET Semantic Kernel "
+        "cannot carry a finish reason",
+        "semantic-chat: warning: messages[4].usage: dropped: .NET Semantic Kernel cannot "
+        "carry token usage",
+    ],
 }
 
 

@@ -24,6 +24,7 @@ from semantic_chat.formats import (
     ConversionWarning,
     Problem,
     convert,
+    names,
     openai_chat,
     openai_responses,
     validate,
@@ -282,8 +283,8 @@ def test_validate_locates_problems_inside_a_batch_line():
 
 def test_validate_says_when_the_format_cannot_be_told():
     assert validate(42) == [Problem(
-        "", "cannot tell the format of this int: pass the source format (one of anthropic, "
-        "gemini, openai-chat, openai-responses, semantic-chat)",
+        "", "cannot tell the format of this int: pass the source format (one of "
+        f"{', '.join(names())})",
     )]
 
 

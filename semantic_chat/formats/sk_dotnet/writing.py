@@ -1,0 +1,312 @@
+"""Write a `ChatHistory` as .NET Semantic Kernel's ``ChatHistory`` JSON.
+
+Keys are written in the order ``System.Text.Json`` writes them (``$type`` first, then the
+item's own properties, then ``MimeType``, ``ModelId``, ``Metadata``, and a binary item's
+``Data`` last), with what the reader kept in ``metadata["sk_dotnet"]`` put back. What .NET
+cannot hold follows ``on_unsupported``: items are refused, fields left out with a warning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ...contents import (
+    AudioContent,
+    BinaryContent,
+    FileContent,
+    FunctionCallContent,
+    FunctionResultContent,
+    ImageContent,
+    KernelContent,
+    ReasoningContent,
+    TextContent,
+    UnknownContent,
+)
+from ...contents.function_result import holds_items
+from ...contents.metadata import peek_metadata
+from ...errors import FormatError, describe_type
+from ...message import ChatMessageContent
+from ..wire import (
+    OnUnsupported,
+    get_hints,
+    parse_object_arguments,
+    policy,
+    stored_items,
+    unsupported,
+    unsupported_field,
+)
+from .shared import DISCRIMINATORS, FORMAT, HINTS, NOT_METADATA, TYPE, codecs, mime_hint
+
+__all__ = ["to_payload", "write_item", "write_message"]
+
+
+def to_payload(
+    history: Iterable[ChatMessageContent], *, on_unsupported: OnUnsupported | None = None
+) -> list[dict[str, Any]]:
+    """Write what .NET's ``JsonSerializer.Serialize(chatHistory)`` writes: an array of messages.
+
+    Raises:
+        FormatError: an element is not a message, or a call's arguments are not a JSON object.
+        UnsupportedContentError: an item .NET has no kind for (a refusal, another format's
+            unknown part) and ``on_unsupported`` is ``"error"`` or ``None``; a field it
+            cannot hold and ``on_unsupported`` is ``"error"``.
+    """
+    on_unsupported = policy(on_unsupported)
+    written = []
+    for index, message in enumerate(history):
+        path = f"messages[{index}]"
+        if not isinstance(message, ChatMessageContent):
+            raise FormatError.mismatch(path, "a ChatMessageContent", describe_type(message))
+        written.append(write_message(message, path, on_unsupported))
+    return written
+
+
+def write_message(
+    message: ChatMessageContent, path: str, on_unsupported: OnUnsupported | None = None
+) -> dict[str, Any]:
+    """Write one message as a ``ChatMessageContent`` object.
+
+    Raises:
+        UnsupportedContentError: as `to_payload`.
+    """
+    items = stored_items(message, path)
+    hints = get_hints(message, HINTS)
+    out: dict[str, Any] = {}
+    if TYPE in hints:
+        out[TYPE] = hints[TYPE]
+    if message.name is not None:
+        out["AuthorName"] = message.name
+    role = str(message.role)
+    kept_role = hints.get("Role")
+    same = isinstance(kept_role, dict) and str(kept_role.get("Label", "")).lower() == role
+    out["Role"] = dict(kept_role) if same else {"Label": role}  # type: ignore[arg-type]
+    written = []
+    for index, item in items:
+        one = write_item(item, f"{path}.items[{index}]", on_unsupported)
+        if one is not None:
+            written.append(one)
+    if written or hints.get("Items") is not False:
+        out["Items"] = written
+    if "MimeType" in hints:
+        out["MimeType"] = hints["MimeType"]
+    if message.model_id is not None:
+        out["ModelId"] = message.model_id
+    _write_metadata(message, hints, out)
+    _put_extra(hints, out)
+    for field, what in (("id", "a message id"), ("finish_reason", "a finish reason"),
+                        ("usage", "token usage")):
+        if getattr(message, field) is not None:
+            unsupported_field(on_unsupported, FORMAT, f"{path}.{field}", what)
+    return out
+
+
+def write_item(
+    item: KernelContent, path: str, on_unsupported: OnUnsupported | None = None
+) -> dict[str, Any] | None:
+    """Write one item as the ``KernelContent`` object of its kind, or ``None`` when left out.
+
+    Raises:
+        FormatError: a call's arguments are text that is not a JSON object.
+        UnsupportedContentError: as `to_payload`.
+    """
+    encoded = codecs.encode(item, path)
+    if encoded is not None:
+        return encoded
+    hints = get_hints(item, HINTS)
+    out: dict[str, Any]
+    if isinstance(item, (TextContent, ReasoningContent)):
+        out = _write_text(item, hints, path, on_unsupported)
+    elif isinstance(item, BinaryContent):
+        return _write_binary(item, hints, path, on_unsupported)
+    elif isinstance(item, FunctionCallContent):
+        out = _write_call(item, hints, path, on_unsupported)
+    elif isinstance(item, FunctionResultContent):
+        out = _write_result(item, hints, path, on_unsupported)
+    elif isinstance(item, UnknownContent) and (item.type in DISCRIMINATORS or hints.get("read")):
+        return {TYPE: item.type, **item.fields}
+    else:
+        unsupported(on_unsupported, FORMAT, path, item, "(.NET has no content type that holds it)")
+        return None
+    _write_base(item, hints, out)
+    return out
+
+
+def _write_text(
+    item: TextContent | ReasoningContent,
+    hints: dict[str, Any],
+    path: str,
+    on_unsupported: OnUnsupported | None,
+) -> dict[str, Any]:
+    kind = "TextContent" if isinstance(item, TextContent) else "ReasoningContent"
+    text: str | None = item.text
+    if text == "" and "Text" in hints:
+        text = None
+    if isinstance(item, TextContent):
+        if item.citations:
+            unsupported_field(on_unsupported, FORMAT, f"{path}.citations", "citations on a text")
+    else:
+        for field in ("signature", "encrypted"):
+            if getattr(item, field) is not None:
+                what = f"the {field} of reasoning"
+                unsupported_field(on_unsupported, FORMAT, f"{path}.{field}", what)
+    return {TYPE: kind, "Text": text}
+
+
+def _write_binary(
+    item: BinaryContent, hints: dict[str, Any], path: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any]:
+    if isinstance(item, ImageContent) and item.detail is not None:
+        unsupported_field(on_unsupported, FORMAT, f"{path}.detail", "an image's detail")
+    if isinstance(item, FileContent) and item.filename is not None:
+        unsupported_field(on_unsupported, FORMAT, f"{path}.filename", "a file's name")
+    mime_type = _binary_mime_type(item, hints)
+    if item.file_id is not None:
+        out: dict[str, Any] = {TYPE: "FileReferenceContent", "FileId": item.file_id}
+        if "Tools" in hints:
+            out["Tools"] = hints["Tools"]
+        if mime_type is not None:
+            out["MimeType"] = mime_type
+        _write_base(item, hints, out, mime=False)
+        return out
+    if isinstance(item, ImageContent):
+        kind = "ImageContent"
+    elif isinstance(item, AudioContent):
+        kind = "AudioContent"
+    else:
+        kind = "BinaryContent"
+    out = {TYPE: kind}
+    if item.uri is not None:
+        out["Uri"] = item.uri
+    elif "Uri" in hints:
+        out["Uri"] = hints["Uri"]
+    if mime_type is not None:
+        out["MimeType"] = mime_type
+    _write_base(item, hints, out, mime=False)
+    if item.base64 is not None:
+        out["Data"] = item.base64
+    return out
+
+
+def _binary_mime_type(item: BinaryContent, hints: dict[str, Any]) -> str | None:
+    """The ``MimeType`` to write: the one read when ours still holds what it was read as."""
+    if "MimeType" in hints:
+        raw = hints["MimeType"]
+        read_as = hints["mime_type"] if "mime_type" in hints else mime_hint(raw)
+        if item.mime_type == read_as:
+            return raw  # type: ignore[no-any-return]
+    return item.mime_type
+
+
+def _write_call(
+    item: FunctionCallContent,
+    hints: dict[str, Any],
+    path: str,
+    on_unsupported: OnUnsupported | None,
+) -> dict[str, Any]:
+    out: dict[str, Any] = {TYPE: "FunctionCallContent"}
+    if item.id is not None:
+        out["Id"] = item.id
+    plugin, function = _split(item.name, item, hints)
+    if plugin is not None:
+        out["PluginName"] = plugin
+    out["FunctionName"] = function
+    arguments = item.arguments
+    if isinstance(arguments, str):
+        out["Arguments"] = parse_object_arguments(arguments, f"{path}.arguments")
+    elif arguments is not None:
+        out["Arguments"] = dict(arguments)
+    if "Exception" in hints:
+        out["Exception"] = hints["Exception"]
+    if item.index is not None:
+        unsupported_field(on_unsupported, FORMAT, f"{path}.index", "a call's stream index")
+    return out
+
+
+def _write_result(
+    item: FunctionResultContent,
+    hints: dict[str, Any],
+    path: str,
+    on_unsupported: OnUnsupported | None,
+) -> dict[str, Any]:
+    out: dict[str, Any] = {TYPE: "FunctionResultContent"}
+    if item.call_id is not None:
+        out["CallId"] = item.call_id
+    if item.name is not None:
+        plugin, function = _split(item.name, item, hints)
+        if plugin is not None:
+            out["PluginName"] = plugin
+        out["FunctionName"] = function
+    elif "PluginName" in hints:
+        out["PluginName"] = hints["PluginName"]
+    result = item.result
+    if holds_items(result):
+        written = []
+        for index, element in enumerate(result):
+            one = write_item(element, f"{path}.result[{index}]", on_unsupported)
+            if one is not None:
+                written.append(one)
+        out["Result"] = written
+    elif result is not None:
+        out["Result"] = result
+    if item.is_error:
+        unsupported_field(on_unsupported, FORMAT, f"{path}.is_error", "a result's error flag")
+    return out
+
+
+def _split(name: str, item: KernelContent, hints: dict[str, Any]) -> tuple[str | None, str]:
+    """``PluginName`` and ``FunctionName`` of a name ours holds whole (``Plugin-Function``).
+
+    The plugin is the one the name was read with (from .NET, or from Python Semantic Kernel's
+    ``plugin_name``) while the name still starts with it; otherwise the name is split at its
+    first ``-``, as Semantic Kernel itself splits a fully qualified name.
+    """
+    if "PluginName" in hints:
+        plugin = hints["PluginName"]
+    else:
+        python = peek_metadata(item).get("sk_python")
+        names = python.get("names") if isinstance(python, dict) else None
+        plugin = names.get("plugin_name") if isinstance(names, dict) else None
+    if plugin is None and "PluginName" not in hints:
+        plugin, separator, function = name.partition("-")
+        return (plugin, function) if separator and plugin and function else (None, name)
+    if isinstance(plugin, str):
+        if not plugin:
+            return plugin, name
+        if name.startswith(plugin + "-") and len(name) > len(plugin) + 1:
+            return plugin, name[len(plugin) + 1 :]
+    return None, name
+
+
+def _write_base(
+    item: KernelContent, hints: dict[str, Any], out: dict[str, Any], *, mime: bool = True
+) -> None:
+    """Put ``MimeType`` (kept by the reader), ``ModelId``, ``Metadata`` and extra keys."""
+    if mime and "MimeType" in hints:
+        out["MimeType"] = hints["MimeType"]
+    if "ModelId" in hints:
+        out["ModelId"] = hints["ModelId"]
+    _write_metadata(item, hints, out)
+    _put_extra(hints, out)
+
+
+def _write_metadata(
+    owner: KernelContent | ChatMessageContent, hints: dict[str, Any], out: dict[str, Any]
+) -> None:
+    """``Metadata``: ours without any format's hints, with keys the reader kept in them."""
+    metadata = {
+        key: value for key, value in peek_metadata(owner).items() if key not in NOT_METADATA
+    }
+    kept = hints.get("Metadata")
+    if isinstance(kept, dict):
+        metadata.update(kept)
+    if metadata or isinstance(kept, dict):
+        out["Metadata"] = metadata
+
+
+def _put_extra(hints: dict[str, Any], out: dict[str, Any]) -> None:
+    """Put back keys .NET does not declare (and ``null`` ones), where no field took their place."""
+    extra = hints.get("extra")
+    if isinstance(extra, dict):
+        for key, value in extra.items():
+            out.setdefault(key, value)
