@@ -26,7 +26,7 @@ from ...errors import FormatError, InvalidValueError, SemanticChatError, describ
 from ...history import ChatHistory
 from ...media import check_base64
 from ...message import ChatMessageContent
-from ..wire import set_hints
+from ..wire import require, set_hints
 from .shared import DISCRIMINATORS, HINTS, NOT_METADATA, TYPE, codecs, mime_hint
 
 __all__ = ["from_payload", "read_item", "read_message"]
@@ -199,9 +199,7 @@ def _read_binary(item: dict[str, Any], path: str, hints: dict[str, Any]) -> Kern
 
 
 def _read_file_reference(item: dict[str, Any], path: str, hints: dict[str, Any]) -> KernelContent:
-    file_id = item.get("FileId")
-    if type(file_id) is not str:
-        raise FormatError.mismatch(f"{path}.FileId", "a str", describe_type(file_id))
+    file_id = require(item, "FileId", str, path)
     tools = _optional(item, "Tools", list, path)
     if tools is not None:
         for index, tool in enumerate(tools):
@@ -216,9 +214,7 @@ def _read_file_reference(item: dict[str, Any], path: str, hints: dict[str, Any])
 
 
 def _read_call(item: dict[str, Any], path: str, hints: dict[str, Any]) -> KernelContent:
-    function = item.get("FunctionName")
-    if type(function) is not str:
-        raise FormatError.mismatch(f"{path}.FunctionName", "a str", describe_type(function))
+    function = require(item, "FunctionName", str, path)
     call_id = _optional(item, "Id", str, path)
     arguments = _optional(item, "Arguments", dict, path)
     exception = item.get("Exception")

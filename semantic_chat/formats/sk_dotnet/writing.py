@@ -273,7 +273,7 @@ def _split(name: str, item: KernelContent, hints: dict[str, Any]) -> tuple[str |
     if isinstance(plugin, str):
         if not plugin:
             return plugin, name
-        if name.startswith(plugin + "-") and len(name) > len(plugin) + 1:
+        if name.startswith(plugin + "-"):
             return plugin, name[len(plugin) + 1 :]
     return None, name
 
