@@ -4,7 +4,8 @@
 ``formats.convert(payload, source=None, target=...)`` and ``formats.validate(payload)`` work
 over every registered format:
 ``semantic-chat`` (this library's own JSON), ``openai-chat``, ``openai-responses``,
-``anthropic``, ``gemini`` and ``sk-dotnet`` (.NET Semantic Kernel).
+``anthropic``, ``gemini``, ``sk-python`` (Semantic Kernel's Python JSON) and ``sk-dotnet``
+(.NET Semantic Kernel).
 
 ``formats.register_encoder(format_name, cls, encoder)`` and ``register_decoder(format_name,
 part_type, decoder)`` teach a wire format a plugin's content type (``unregister_encoder`` and
@@ -18,7 +19,7 @@ from typing import Any
 from ..history import ChatHistory
 from ..message import ChatMessageContent
 from ..serialization import from_dict, to_dict
-from . import anthropic, gemini, openai_chat, openai_responses, sk_dotnet
+from . import anthropic, gemini, openai_chat, openai_responses, sk_dotnet, sk_python
 from .codecs import register_decoder as register_decoder
 from .codecs import register_encoder as register_encoder
 from .codecs import unregister_decoder as unregister_decoder
@@ -36,6 +37,7 @@ from .scoring import (
     score_openai_responses,
     score_semantic_chat,
     score_sk_dotnet,
+    score_sk_python,
 )
 from .validation import Problem as Problem
 from .validation import validate as validate
@@ -57,6 +59,7 @@ __all__ = [
     "register_decoder",
     "register_encoder",
     "sk_dotnet",
+    "sk_python",
     "unregister_decoder",
     "unregister_encoder",
     "validate",
@@ -166,5 +169,15 @@ register(
         from_payload=sk_dotnet.from_payload,
         to_payload=sk_dotnet.to_payload,
         score=score_sk_dotnet,
+    )
+)
+register(
+    WireFormat(
+        name=sk_python.NAME,
+        summary="Semantic Kernel's Python ChatHistory JSON (serialize()): text, images, audio, "
+        "binary, file references, function calls and results, reasoning, annotations",
+        from_payload=sk_python.from_payload,
+        to_payload=sk_python.to_payload,
+        score=score_sk_python,
     )
 )

@@ -29,6 +29,7 @@ __all__ = [
     "score_openai_responses",
     "score_semantic_chat",
     "score_sk_dotnet",
+    "score_sk_python",
 ]
 
 _RESPONSES_ITEMS = frozenset(
@@ -59,6 +60,26 @@ def score_semantic_chat(payload: Any) -> int:
     if isinstance(payload, dict) and "version" in payload and "messages" in payload:
         return 10
     return 0
+
+
+def score_sk_python(payload: Any) -> int:
+    """Recognise Semantic Kernel's Python ``ChatHistory.serialize()``: ``{"messages": [...]}``.
+
+    Every message must be an object with ``"content_type": "message"`` and an ``items`` list
+    (which no other format's messages have), scoring above any request body. A history
+    with no messages (``{"messages": []}``) says nothing of its format: name it to read it.
+    """
+    if type(payload) is not dict or not isinstance(payload.get("messages"), list):
+        return 0
+    messages = payload["messages"]
+    if not messages:
+        return 0
+    for message in messages:
+        if not isinstance(message, dict) or message.get("content_type") != "message":
+            return 0
+        if not isinstance(message.get("items", []), list):
+            return 0
+    return 50
 
 
 def score_openai_chat(payload: Any) -> int:

@@ -25,7 +25,7 @@ CASES = [
      "semantic-chat: line 1, column 29: malformed JSON: "),
     (["convert", "other.json", "--to", "openai-chat"], 1,
      "semantic-chat: cannot tell the format of this dict: pass --from (one of anthropic, "
-     "gemini, openai-chat, openai-responses, semantic-chat, sk-dotnet)"),
+     "gemini, openai-chat, openai-responses, semantic-chat, sk-dotnet, sk-python)"),
     (["convert", "example.json", "--to", "openai-chat"], 1,
      "semantic-chat: messages[2].items[0]: OpenAI Chat Completions cannot carry reasoning "
      "content in an assistant message (pass --drop-unsupported to leave it out)"),
@@ -34,7 +34,7 @@ CASES = [
     (["convert", "good.json", "--to", "xml"], 2,
      "semantic-chat convert: error: argument --to: invalid choice: 'xml' (choose from "
      "'anthropic', 'gemini', 'openai-chat', 'openai-responses', 'semantic-chat', "
-     "'sk-dotnet') (see "
+     "'sk-dotnet', 'sk-python') (see "
      "semantic-chat convert --help)"),
     (["validate", "good.json", "--format", "xml"], 2,
      "semantic-chat validate: error: argument --format/--from: invalid choice: 'xml'"),

@@ -64,7 +64,8 @@ def test_formats_lists_each_format_with_what_it_carries():
     assert done.status == 0
     lines = done.stdout.splitlines()
     assert [line.split()[0] for line in lines] == [
-        "anthropic", "gemini", "openai-chat", "openai-responses", "semantic-chat", "sk-dotnet"
+        "anthropic", "gemini", "openai-chat", "openai-responses", "semantic-chat", "sk-dotnet",
+        "sk-python",
     ]
     for line, name in zip(lines, formats.names(), strict=True):
         assert line.endswith("  " + formats.get(name).summary)

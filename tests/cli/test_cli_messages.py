@@ -52,6 +52,10 @@ EXAMPLE_WARNINGS = {
         "semantic-chat: warning: messages[4].usage: dropped: .NET Semantic Kernel cannot "
         "carry token usage",
     ],
+    "sk-python": [
+        "semantic-chat: warning: messages[1].items[1].detail: dropped: Semantic Kernel (Python) "
+        "cannot carry an image's detail",
+    ],
 }
 
 

@@ -36,6 +36,7 @@ from .shared import (
     data_uri_parameters,
     literal_result,
     names_of,
+    usage_from_metadata,
 )
 
 __all__ = ["from_payload"]
@@ -136,10 +137,11 @@ def _read_message(message: Any, path: str) -> ChatMessageContent:
         if value is not None:
             hints[key] = value
     finish = _text(message, "finish_reason", path)
+    items = _read_items(items_value, f"{path}.items")
     try:
         read = ChatMessageContent(
             role,
-            items=_read_items(items_value, f"{path}.items"),
+            items=items,
             name=_text(message, "name", path),
             model_id=_text(message, "ai_model_id", path),
             finish_reason=FinishReason(finish) if finish is not None else None,
@@ -147,6 +149,10 @@ def _read_message(message: Any, path: str) -> ChatMessageContent:
     except SemanticChatError as error:
         raise FormatError(error.detail, path=error.at(path).path) from None
     _read_metadata(message, read, hints, path)
+    usage = usage_from_metadata(read.metadata.get("usage"))
+    if usage is not None:  # as Semantic Kernel's connectors keep it
+        del read.metadata["usage"]
+        read.usage = usage
     extra = {key: value for key, value in message.items() if key not in _MESSAGE_KEYS}
     if extra:
         hints["extra"] = extra
@@ -263,14 +269,14 @@ def _read_binary(part: dict[str, Any], path: str, hints: dict[str, Any]) -> Kern
     if uri is not None:
         hints["uri"] = uri
     where = f"{path}.data_uri"
-    header, comma, payload = data_uri.partition(",")
+    header, comma, payload = data_uri.rpartition(",")  # as Semantic Kernel splits it
     if not comma or not header.startswith("data:"):
         raise FormatError(f"not a data URI: {data_uri[:40]!r}", path=where)
     parts = header[5:].split(";")
     mime_type = parts[0] or "text/plain"
     data_format = parts[-1] if len(parts) > 1 else ""
     metadata = part.get("metadata")
-    rendered = "data:" + parts[0] + data_uri_parameters(
+    rendered = "data:" + mime_type + data_uri_parameters(
         metadata if type(metadata) is dict else {}
     ) + ";" + data_format
     if rendered != header:

@@ -13,6 +13,7 @@ import math
 import re
 from typing import Any
 
+from ...usage import Usage
 from ..wire import HINT_KEYS
 
 __all__ = [
@@ -29,6 +30,8 @@ __all__ = [
     "names_of",
     "readable_parameter",
     "sk_mime_type",
+    "usage_from_metadata",
+    "usage_metadata",
 ]
 
 NAME = "sk-python"
@@ -140,3 +143,49 @@ def _is_json(value: Any) -> bool:
     if kind is float:
         return math.isfinite(value)
     return kind in (str, int, bool) or value is None
+
+
+def usage_metadata(usage: Usage) -> dict[str, Any]:
+    """Token usage as Semantic Kernel's connectors keep it: ``metadata["usage"]``.
+
+    That is a ``CompletionUsage``: ``prompt_tokens``, ``completion_tokens`` and the details
+    OpenAI gives (``cached_tokens``, ``reasoning_tokens``); it has no total.
+    """
+    written: dict[str, Any] = {
+        "prompt_tokens": usage.prompt_tokens,
+        "completion_tokens": usage.completion_tokens,
+    }
+    if usage.cached_tokens is not None:
+        written["prompt_tokens_details"] = {"cached_tokens": usage.cached_tokens}
+    if usage.reasoning_tokens is not None:
+        written["completion_tokens_details"] = {"reasoning_tokens": usage.reasoning_tokens}
+    return written
+
+
+def usage_from_metadata(value: Any) -> Usage | None:
+    """The `Usage` a ``metadata["usage"]`` holds, when `usage_metadata` writes it back exactly.
+
+    Anything else (other details, a count missing) stays in the metadata as it is.
+    """
+    if type(value) is not dict:
+        return None
+    prompt, completion = value.get("prompt_tokens"), value.get("completion_tokens")
+    prompt_details = value.get("prompt_tokens_details")
+    completion_details = value.get("completion_tokens_details")
+    cached = prompt_details.get("cached_tokens") if type(prompt_details) is dict else None
+    reasoning = (
+        completion_details.get("reasoning_tokens") if type(completion_details) is dict else None
+    )
+    if type(prompt) is not int or type(completion) is not int:
+        return None
+    try:
+        usage = Usage(
+            prompt_tokens=prompt,
+            completion_tokens=completion,
+            total_tokens=prompt + completion,
+            cached_tokens=cached,
+            reasoning_tokens=reasoning,
+        )
+    except (TypeError, ValueError):  # a negative or malformed count: kept as metadata
+        return None
+    return usage if usage_metadata(usage) == value else None

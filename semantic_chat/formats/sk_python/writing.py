@@ -31,6 +31,7 @@ from ...errors import FormatError, SerializationError
 from ...jsoncodec import json_value
 from ...labels import PLAIN_TEXT
 from ...message import ChatMessageContent
+from ...usage import Usage
 from ..wire import (
     OnUnsupported,
     get_hints,
@@ -49,6 +50,7 @@ from .shared import (
     data_uri_parameters,
     names_of,
     sk_mime_type,
+    usage_metadata,
 )
 
 __all__ = ["to_payload"]
@@ -104,6 +106,8 @@ def _write_message(
         written["ai_model_id"] = message.model_id
     if not hints.get("no_metadata"):
         written["metadata"] = _metadata(message, hints, path)
+    if message.usage is not None:
+        _write_usage(message.usage, written, f"{path}.usage", on_unsupported)
     written["content_type"] = "message"
     written["role"] = role
     if message.name is not None:
@@ -123,6 +127,24 @@ def _write_message(
         written["status"] = hints["status"]
     written.update(hints.get("extra", {}))
     return written
+
+def _write_usage(
+    usage: Usage, written: dict[str, Any], path: str, on_unsupported: OnUnsupported | None
+) -> None:
+    """Token usage into ``metadata["usage"]``, as Semantic Kernel's connectors keep it."""
+    metadata = written.setdefault("metadata", {})
+    if "usage" in metadata:
+        what = "token usage beside a metadata key 'usage'"
+        unsupported_field(on_unsupported, FORMAT, path, what)
+        return
+    metadata["usage"] = usage_metadata(usage)
+    if usage.total_tokens != usage.prompt_tokens + usage.completion_tokens:
+        what = "a total other than prompt and completion tokens together"
+        unsupported_field(on_unsupported, FORMAT, f"{path}.total_tokens", what)
+    if usage.cache_creation_tokens is not None:
+        what = "cache creation tokens"
+        unsupported_field(on_unsupported, FORMAT, f"{path}.cache_creation_tokens", what)
+
 
 def _write_items(
     items: list[tuple[int, KernelContent]], path: str, on_unsupported: OnUnsupported | None
