@@ -11,6 +11,7 @@ import json
 import warnings
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -50,7 +51,7 @@ from semantic_kernel.contents.streaming_file_reference_content import (  # noqa:
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 
-PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+PNG = ImageContent.from_array(np.zeros((2, 2, 3), np.uint8)).data
 WAV = b"RIFF\x24\x00\x00\x00WAVEfmt "
 
 
