@@ -383,6 +383,53 @@ def test_names_fields_and_metadata_sk_has_and_we_do_not_are_kept():
     ]}
 
 
+def test_a_system_message_and_kinds_this_code_does_not_know_are_read():
+    original = {"system_message": "Be brief.", "messages": [
+        {"content_type": "message", "role": "user", "items": [
+            {"content_type": "video", "uri": "https://v", "metadata": {"k": "v"},
+             "ai_model_id": "m"},
+            {"content_type": "text", "text": "Hi"},
+        ]},
+    ]}
+    read = sk_python.from_payload(original)
+    assert [message.role for message in read] == ["system", "user"]
+    assert read[1].items[0] == UnknownContent("video", {"uri": "https://v"}, metadata={
+        "k": "v", "sk_python": {"unknown": True, "ai_model_id": "m"},
+    })
+    assert read[1].metadata == {"sk_python": {"no_metadata": True}}
+    assert sk_python.to_payload(read) == {"messages": [
+        {"metadata": {}, "content_type": "message", "role": "system", "items": [
+            {"metadata": {}, "content_type": "text", "text": "Be brief."}]},
+        original["messages"][0],
+    ]}
+
+
+def test_an_object_with_only_model_dump_is_read_as_its_dump():
+    history = sk_every_kind()
+
+    class Dumped:
+        def model_dump(self, **options: Any) -> Any:
+            return history.model_dump(**options)
+
+    assert sk_python.from_payload(Dumped()) == sk_python.from_payload(history)
+
+
+def test_names_kept_in_hints_give_way_to_a_new_name():
+    read = sk_python.from_payload({"messages": [{"content_type": "message", "role": "assistant",
+                                                 "items": [
+        {"content_type": "function_call", "id": "c", "name": "x", "function_name": "y"},
+    ]}]})
+    call = read[0].items[0]
+    assert call.metadata == {"sk_python": {"no_metadata": True, "names": {
+        "name": "x", "function_name": "y"
+    }}}
+    assert sk_python.to_payload(read)["messages"][0]["items"][0]["function_name"] == "y"
+    call.name = "weather-get"
+    written = sk_python.to_payload(read)["messages"][0]["items"][0]
+    assert written == {"content_type": "function_call", "id": "c", "name": "weather-get",
+                       "function_name": "get", "plugin_name": "weather"}
+
+
 def test_what_semantic_kernel_cannot_hold_is_reported_where_it_is():
     history = ChatHistory([
         ChatMessageContent("user", items=[
@@ -395,6 +442,9 @@ def test_what_semantic_kernel_cannot_hold_is_reported_where_it_is():
             TextContent("See.", citations=[Citation(url="https://a", source_index=1)]),
         ]),
         ChatMessageContent("tool", items=[FunctionResultContent("c", "boom", is_error=True)]),
+        ChatMessageContent("user", items=[
+            FileContent(file_id="file-1", mime_type="application/pdf"),
+        ]),
     ])
     with pytest.warns(ConversionWarning) as caught:
         written = sk_python.to_payload(history)
@@ -413,6 +463,11 @@ def test_what_semantic_kernel_cannot_hold_is_reported_where_it_is():
         "reason 'pause_turn'",
         "messages[2].items[0].is_error: dropped: Semantic Kernel (Python) cannot carry a "
         "result's error flag",
+        "messages[3].items[0].mime_type: dropped: Semantic Kernel (Python) cannot carry the "
+        "media type of a file by id",
+    ]
+    assert written["messages"][3]["items"] == [
+        {"metadata": {}, "content_type": "file_reference", "file_id": "file-1", "tools": []}
     ]
     assert written["messages"][1]["items"][0] == {
         "metadata": {}, "content_type": "text", "text": "I cannot."

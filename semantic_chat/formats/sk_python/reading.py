@@ -78,7 +78,8 @@ def from_payload(payload: Any) -> ChatHistory:
     ``model_dump``), read as the JSON it serializes to. Every content kind is read: text,
     image, audio and binary (a data URI, a ``uri``, or both), file references as files by id,
     function calls and results, reasoning, annotations as the citations of the text before
-    them; streaming kinds as the plain kind with a hint.
+    them; streaming kinds as the plain kind with a hint. A ``system_message`` (which Semantic
+    Kernel's constructor takes) is a leading system message, as Semantic Kernel reads it.
 
     Raises:
         FormatError: the payload is not such a document; the message names the place

@@ -226,6 +226,9 @@ def _write_binary(
         if not isinstance(item, FileContent):
             unsupported(on_unsupported, FORMAT, path, item, "by file id")
             return None
+        if item.mime_type is not None:
+            what = "the media type of a file by id"
+            unsupported_field(on_unsupported, FORMAT, f"{path}.mime_type", what)
         part = _common(item, "file_reference", hints, path)
         part["file_id"] = item.file_id
         if not hints.get("no_tools"):
