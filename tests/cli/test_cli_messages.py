@@ -43,14 +43,6 @@ EXAMPLE_WARNINGS = {
     "sk-dotnet": [
         "semantic-chat: warning: messages[1].items[1].detail: dropped: .NET Semantic Kernel "
         "cannot carry an image's detail",
-        "semantic-chat: warning: messages[2].finish_reason: dropped: .NET Semantic Kernel "
-        "cannot carry a finish reason",
-        "semantic-chat: warning: messages[2].usage: dropped: .NET Semantic Kernel cannot "
-        "carry token usage",
-        "semantic-chat: warning: messages[4].finish_reason: dropped: .NET Semantic Kernel "
-        "cannot carry a finish reason",
-        "semantic-chat: warning: messages[4].usage: dropped: .NET Semantic Kernel cannot "
-        "carry token usage",
     ],
     "sk-python": [
         "semantic-chat: warning: messages[1].items[1].detail: dropped: Semantic Kernel (Python) "

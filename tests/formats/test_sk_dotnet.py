@@ -72,6 +72,10 @@ SOURCES = {
     # keys (Encoding, Source: [JsonIgnore]), an Exception, a $type newer than this reader,
     # Metadata keys named like a format's hints, an empty Metadata.
     "quirks.json": "ChatMessageContent.cs, AuthorRole.cs, KernelContent.cs",
+    # UnitTests/Contents/AnnotationContentTests.cs VerifyAnnotationContentUsage, and
+    # Abstractions/Contents/AnnotationContent.cs, AnnotationKind.cs (Label and ReferenceId
+    # must not be blank: .NET refuses to read such an annotation back).
+    "annotations.json": "AnnotationContentTests.cs, AnnotationContent.cs",
 }
 
 
@@ -215,6 +219,25 @@ def test_quirks_are_kept_in_the_hints():
     assert history[2].metadata == {"sk_dotnet": {"extra": {"Source": "kept"}}}
 
 
+def test_annotations_after_a_text_are_its_citations():
+    [message] = sk_dotnet.from_payload(_load("annotations.json"))
+    items = message.items
+    assert items[0].citations == (
+        Citation(cited_text="test label", file_id="#id", text_start=33, text_end=49,
+                 metadata={"sk_dotnet": {"Kind": {"Label": "textcitation"}}}),
+        Citation(cited_text="the atlas", file_id="file-atlas", text_start=35, text_end=44),
+        Citation(cited_text="the web page", title="Paris", url="https://example.com/paris",
+                 metadata={"source": "web", "sk_dotnet": {"ModelId": "gpt-4o"}}),
+    )
+    # One after an image, and one .NET cannot read back (a blank Label), are kept whole.
+    assert items[2] == UnknownContent(type="AnnotationContent", fields={
+        "Kind": {"Label": "filecitation"}, "Label": "a map", "ReferenceId": "file-map",
+    })
+    assert items[3] == TextContent("No source.")
+    assert items[4].type == "AnnotationContent"
+    assert len(items) == 5
+
+
 def test_binary_items_without_a_source_are_kept_whole():
     [message] = sk_dotnet.from_payload(_load("binary_sources.json"))
     assert message.items[0] == UnknownContent(type="BinaryContent")
@@ -302,7 +325,10 @@ def test_another_formats_hints_are_not_written_as_metadata():
 LOSSY = ChatMessageContent(
     "assistant",
     items=[
-        TextContent("a", citations=[Citation(url="https://example.com")]),
+        TextContent("a", citations=[
+            Citation(url="https://example.com", cited_text="q", file_id="f-1", filename="f.pdf"),
+            Citation(title="no source"),
+        ]),
         ImageContent(uri="https://example.com/i.png", detail="high"),
         FileContent(data=b"%PDF-", mime_type="application/pdf", filename="a.pdf"),
         ReasoningContent("r", signature="sig", encrypted="enc"),
@@ -314,22 +340,23 @@ LOSSY = ChatMessageContent(
     usage=Usage(prompt_tokens=1, completion_tokens=2, total_tokens=3),
 )
 LOSSES = [
-    "messages[0].items[0].citations: dropped: .NET Semantic Kernel cannot carry citations on "
-    "a text",
+    "messages[0].items[0].citations[0].filename: dropped: .NET Semantic Kernel cannot carry a "
+    "citation's filename",
+    "messages[0].items[0].citations[0].file_id: dropped: .NET Semantic Kernel cannot carry a "
+    "citation's file_id",
+    "messages[0].items[0].citations[1]: dropped: .NET Semantic Kernel cannot carry a citation "
+    "without both cited text and a url or file id",
     "messages[0].items[1].detail: dropped: .NET Semantic Kernel cannot carry an image's detail",
     "messages[0].items[2].filename: dropped: .NET Semantic Kernel cannot carry a file's name",
     "messages[0].items[3].signature: dropped: .NET Semantic Kernel cannot carry the signature "
     "of reasoning",
     "messages[0].items[3].encrypted: dropped: .NET Semantic Kernel cannot carry the encrypted "
     "of reasoning",
-    "messages[0].items[4].index: dropped: .NET Semantic Kernel cannot carry a call's stream "
-    "index",
     "messages[0].items[5].is_error: dropped: .NET Semantic Kernel cannot carry a result's "
     "error flag",
-    "messages[0].id: dropped: .NET Semantic Kernel cannot carry a message id",
-    "messages[0].finish_reason: dropped: .NET Semantic Kernel cannot carry a finish reason",
-    "messages[0].usage: dropped: .NET Semantic Kernel cannot carry token usage",
 ]
+"""What .NET cannot hold; the message's id, finish reason and usage and the call's index
+are response data, left out without a word as by every format."""
 
 
 def test_fields_dotnet_cannot_hold_are_left_out_with_located_warnings():
@@ -339,7 +366,7 @@ def test_fields_dotnet_cannot_hold_are_left_out_with_located_warnings():
     assert [str(warning.message) for warning in caught] == LOSSES
     assert all(warning.category is ConversionWarning for warning in caught)
     assert [item["$type"] for item in written[0]["Items"]] == [
-        "TextContent", "ImageContent", "BinaryContent", "ReasoningContent",
+        "TextContent", "AnnotationContent", "ImageContent", "BinaryContent", "ReasoningContent",
         "FunctionCallContent", "FunctionResultContent",
     ]
     with warnings.catch_warnings():
@@ -351,8 +378,8 @@ def test_fields_are_refused_when_asked():
     with pytest.raises(UnsupportedContentError) as raised:
         sk_dotnet.to_payload([LOSSY], on_unsupported="error")
     assert str(raised.value) == (
-        "messages[0].items[0].citations: .NET Semantic Kernel cannot carry citations on a text "
-        "(pass on_unsupported='warn' to leave it out)"
+        "messages[0].items[0].citations[0].filename: .NET Semantic Kernel cannot carry a "
+        "citation's filename (pass on_unsupported='warn' to leave it out)"
     )
 
 
@@ -537,9 +564,23 @@ _DOTNET_ITEMS = st.one_of(
           FunctionName=identifiers(), Result=json_values(4).filter(lambda v: v is not None)),
     _item("ActionContent", {"Text": _TEXT}),
 )
+_ANNOTATIONS = _item(
+    "AnnotationContent",
+    {"Kind": st.sampled_from(["filecitation", "urlcitation", "textcitation", "UrlCitation"]).map(
+        lambda label: {"Label": label}), "Label": _TEXT, "ReferenceId": _TEXT},
+    Title=_TEXT, StartIndex=st.integers(0, 99), EndIndex=st.integers(0, 99),
+)
+_DOTNET_ITEMS = _DOTNET_ITEMS | st.tuples(
+    _item("TextContent", {"Text": _TEXT}), st.lists(_ANNOTATIONS, max_size=3)
+).map(lambda parts: [parts[0], *parts[1]])
+def _flat(items: list[Any]) -> list[dict[str, Any]]:
+    """Items, a text drawn with its annotations spread out after it."""
+    return [one for item in items for one in (item if isinstance(item, list) else [item])]
+
+
 _DOTNET_MESSAGES = st.tuples(
     st.builds(lambda label: {"Role": {"Label": label}}, labels()),
-    st.fixed_dictionaries({"Items": st.lists(_DOTNET_ITEMS, max_size=4)}),
+    st.fixed_dictionaries({"Items": st.lists(_DOTNET_ITEMS, max_size=4).map(_flat)}),
     _optional(AuthorName=_TEXT, ModelId=_TEXT, Metadata=_METADATA),
 ).map(lambda parts: {**parts[0], **parts[1], **parts[2]})
 
@@ -552,8 +593,19 @@ def test_any_dotnet_history_reads_and_writes_back_equal(payload):
     assert _canonical(sk_dotnet.to_payload(again)) == _canonical(payload)
 
 
+_CITATIONS = st.builds(
+    Citation,
+    cited_text=_TEXT.filter(str.strip),
+    title=st.none() | _TEXT,
+    url=st.none() | st.just("https://example.com/a"),
+    file_id=st.just("file-a"),
+    text_start=st.none() | st.integers(0, 9),
+    text_end=st.none() | st.integers(0, 9),
+    metadata=_METADATA,
+).map(lambda citation: attrs.evolve(citation, file_id=None) if citation.url else citation)
 _OUR_ITEMS = st.one_of(
-    st.builds(TextContent, text=_TEXT, metadata=_METADATA),
+    st.builds(TextContent, text=_TEXT, metadata=_METADATA,
+              citations=st.lists(_CITATIONS, max_size=2)),
     st.builds(ReasoningContent, text=_TEXT),
     *(
         st.builds(cls, data=st.binary(min_size=1, max_size=12), mime_type=_MEDIA_TYPES,

@@ -13,6 +13,7 @@ from typing import Any
 from ...contents import (
     AudioContent,
     BinaryContent,
+    Citation,
     FileContent,
     FunctionCallContent,
     FunctionResultContent,
@@ -29,7 +30,7 @@ from ...message import ChatMessageContent
 from ..wire import require, set_hints
 from .shared import DISCRIMINATORS, HINTS, NOT_METADATA, TYPE, codecs, mime_hint
 
-__all__ = ["from_payload", "read_item", "read_message"]
+__all__ = ["from_payload", "read_item", "read_items", "read_message"]
 
 _BASE = ("MimeType", "ModelId", "Metadata")
 _MESSAGE_KEYS = frozenset((TYPE, "AuthorName", "Role", "Items", *_BASE))
@@ -46,6 +47,9 @@ _KEYS = {
     ),
 }
 _KEYS["ImageContent"] = _KEYS["AudioContent"] = _KEYS["BinaryContent"]
+_ANNOTATION_KEYS = frozenset(
+    (TYPE, "Kind", "Label", "ReferenceId", "Title", "StartIndex", "EndIndex", *_BASE)
+)
 _BINARY: dict[str, type[BinaryContent]] = {
     "ImageContent": ImageContent,
     "AudioContent": AudioContent,
@@ -93,9 +97,7 @@ def read_message(message: Any, path: str) -> ChatMessageContent:
     elif type(items_value) is not list:
         raise FormatError.mismatch(f"{path}.Items", "an array", describe_type(items_value))
     else:
-        items = [
-            read_item(item, f"{path}.Items[{index}]") for index, item in enumerate(items_value)
-        ]
+        items = read_items(items_value, f"{path}.Items")
     name = _optional(message, "AuthorName", str, path)
     model_id = _optional(message, "ModelId", str, path)
     mime_type = _optional(message, "MimeType", str, path)
@@ -111,6 +113,80 @@ def read_message(message: Any, path: str) -> ChatMessageContent:
         read.metadata.update(metadata)
     set_hints(read, HINTS, hints)
     return read
+
+
+def read_items(items: list[Any], path: str) -> list[KernelContent]:
+    """Read an ``Items`` array; ``AnnotationContent`` right after a text is that text's citation.
+
+    An annotation that follows anything else, or that .NET itself could not read back (a
+    blank ``Label`` or ``ReferenceId``), is kept whole as `UnknownContent`, as is every
+    annotation when a plugin decoder is registered for ``AnnotationContent``.
+
+    Raises:
+        FormatError: an item breaks .NET's shape; located under ``path`` (``[0].Items[2]``).
+    """
+    read: list[KernelContent] = []
+    text: TextContent | None = None  # the text the annotations that follow belong to
+    annotations = "AnnotationContent" not in codecs.decoders
+    for index, item in enumerate(items):
+        where = f"{path}[{index}]"
+        if text is not None and annotations and _is_annotation(item):
+            text.citations = [*text.citations, _read_annotation(item, where)]
+            continue
+        one = read_item(item, where)
+        read.append(one)
+        text = one if type(one) is TextContent else None
+    return read
+
+
+def _is_annotation(item: Any) -> bool:
+    """Whether ``item`` is an ``AnnotationContent`` .NET reads back (a citation of ours)."""
+    if type(item) is not dict or item.get(TYPE) != "AnnotationContent":
+        return False
+    kind, label, reference = item.get("Kind"), item.get("Label"), item.get("ReferenceId")
+    return (
+        type(kind) is dict
+        and type(kind.get("Label")) is str
+        and bool(kind["Label"].strip())
+        and type(label) is str
+        and bool(label.strip())
+        and type(reference) is str
+        and bool(reference.strip())
+        and all(type(item.get(key)) in (int, type(None)) for key in ("StartIndex", "EndIndex"))
+        and all(type(item.get(key)) in (str, type(None)) for key in ("Title", "ModelId"))
+        and type(item.get("MimeType")) in (str, type(None))
+        and type(item.get("Metadata")) in (dict, type(None))
+    )
+
+
+def _read_annotation(item: dict[str, Any], path: str) -> Citation:
+    """An ``AnnotationContent`` as a `Citation` of the text before it.
+
+    ``Label`` is the cited text, ``ReferenceId`` the url (a ``urlcitation``) or the file id
+    (the other kinds), ``StartIndex`` and ``EndIndex`` its span of the text.
+    """
+    hints: dict[str, Any] = {}
+    kind = item["Kind"]
+    url = kind["Label"].lower() == "urlcitation"
+    if kind != {"Label": "urlcitation" if url else "filecitation"}:
+        hints["Kind"] = dict(kind)
+    for key in ("ModelId", "MimeType"):
+        if item.get(key) is not None:
+            hints[key] = item[key]
+    metadata = _read_metadata(item, path, hints)
+    _keep_extra(item, _ANNOTATION_KEYS, hints)
+    if hints:
+        metadata[HINTS] = hints
+    reference = item["ReferenceId"]
+    return Citation(
+        cited_text=item["Label"],
+        title=item.get("Title"),
+        url=reference if url else None,
+        file_id=None if url else reference,
+        text_start=item.get("StartIndex"),
+        text_end=item.get("EndIndex"),
+        metadata=metadata,
+    )
 
 
 def read_item(item: Any, path: str) -> KernelContent:
@@ -248,10 +324,7 @@ def _read_result_value(item: dict[str, Any], path: str) -> Any:
         and all(type(element) is dict and element.get(TYPE) in DISCRIMINATORS for element in result)
     ):
         try:
-            return [
-                read_item(element, f"{path}.Result[{index}]")
-                for index, element in enumerate(result)
-            ]
+            return read_items(result, f"{path}.Result")
         except FormatError:
             return result  # JSON that only looks like items: kept as the JSON it is
     return result

@@ -14,6 +14,7 @@ from typing import Any
 from ...contents import (
     AudioContent,
     BinaryContent,
+    Citation,
     FileContent,
     FunctionCallContent,
     FunctionResultContent,
@@ -38,7 +39,7 @@ from ..wire import (
 )
 from .shared import DISCRIMINATORS, FORMAT, HINTS, NOT_METADATA, TYPE, codecs, mime_hint
 
-__all__ = ["to_payload", "write_item", "write_message"]
+__all__ = ["to_payload", "write_item", "write_items", "write_message"]
 
 
 def to_payload(
@@ -81,11 +82,7 @@ def write_message(
     kept_role = hints.get("Role")
     same = isinstance(kept_role, dict) and str(kept_role.get("Label", "")).lower() == role
     out["Role"] = dict(kept_role) if same else {"Label": role}  # type: ignore[arg-type]
-    written = []
-    for index, item in items:
-        one = write_item(item, f"{path}.items[{index}]", on_unsupported)
-        if one is not None:
-            written.append(one)
+    written = write_items(items, f"{path}.items", on_unsupported)
     if written or hints.get("Items") is not False:
         out["Items"] = written
     if "MimeType" in hints:
@@ -94,10 +91,83 @@ def write_message(
         out["ModelId"] = message.model_id
     _write_metadata(message, hints, out)
     _put_extra(hints, out)
-    for field, what in (("id", "a message id"), ("finish_reason", "a finish reason"),
-                        ("usage", "token usage")):
-        if getattr(message, field) is not None:
-            unsupported_field(on_unsupported, FORMAT, f"{path}.{field}", what)
+    return out
+
+
+def write_items(
+    items: list[tuple[int, KernelContent]], path: str, on_unsupported: OnUnsupported | None
+) -> list[dict[str, Any]]:
+    """Write items (with their indexes) as an ``Items`` array, ``path`` being the list's.
+
+    A text's citations follow it as ``AnnotationContent`` items, where .NET keeps them.
+
+    Raises:
+        UnsupportedContentError: as `to_payload`.
+    """
+    written = []
+    for index, item in items:
+        where = f"{path}[{index}]"
+        one = write_item(item, where, on_unsupported)
+        if one is None:
+            continue
+        written.append(one)
+        if isinstance(item, TextContent) and item.citations and codecs.encoder_for(item) is None:
+            for number, citation in enumerate(item.citations):
+                annotation = _write_annotation(
+                    citation, f"{where}.citations[{number}]", on_unsupported
+                )
+                if annotation is not None:
+                    written.append(annotation)
+    return written
+
+
+_CITATION_LOSSES = ("filename", "source_index", "source_start", "source_end", "source_unit")
+
+
+def _write_annotation(
+    citation: Citation, path: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any] | None:
+    """A citation as an ``AnnotationContent`` (what `reading._read_annotation` reads back).
+
+    .NET needs a ``Label`` (the cited text) and a ``ReferenceId`` (the url or file id): a
+    citation without them is left out, as is what an annotation has no field for.
+    """
+    hints = citation.metadata.get(HINTS)
+    hints = hints if isinstance(hints, dict) else {}
+    kind = hints.get("Kind")
+    if not isinstance(kind, dict):
+        kind = {"Label": "filecitation" if citation.url is None else "urlcitation"}
+    url = str(kind.get("Label", "")).lower() == "urlcitation"
+    reference = (citation.url or citation.file_id) if url else (citation.file_id or citation.url)
+    if not (citation.cited_text or "").strip() or not (reference or "").strip():
+        what = "a citation without both cited text and a url or file id"
+        unsupported_field(on_unsupported, FORMAT, path, what)
+        return None
+    other = "file_id" if reference == citation.url else "url"
+    for field in (*_CITATION_LOSSES, other):
+        if getattr(citation, field) is not None:
+            unsupported_field(on_unsupported, FORMAT, f"{path}.{field}", f"a citation's {field}")
+    out: dict[str, Any] = {
+        TYPE: "AnnotationContent",
+        "Kind": dict(kind),
+        "Label": citation.cited_text,
+        "ReferenceId": reference,
+    }
+    for key, value in (("Title", citation.title), ("StartIndex", citation.text_start),
+                       ("EndIndex", citation.text_end)):
+        if value is not None:
+            out[key] = value
+    if "MimeType" in hints:
+        out["MimeType"] = hints["MimeType"]
+    if "ModelId" in hints:
+        out["ModelId"] = hints["ModelId"]
+    metadata = {key: value for key, value in citation.metadata.items() if key not in NOT_METADATA}
+    kept = hints.get("Metadata")
+    if isinstance(kept, dict):
+        metadata.update(kept)
+    if metadata or isinstance(kept, dict):
+        out["Metadata"] = metadata
+    _put_extra(hints, out)
     return out
 
 
@@ -142,10 +212,7 @@ def _write_text(
     text: str | None = item.text
     if text == "" and "Text" in hints:
         text = None
-    if isinstance(item, TextContent):
-        if item.citations:
-            unsupported_field(on_unsupported, FORMAT, f"{path}.citations", "citations on a text")
-    else:
+    if not isinstance(item, TextContent):
         for field in ("signature", "encrypted"):
             if getattr(item, field) is not None:
                 what = f"the {field} of reasoning"
@@ -218,8 +285,6 @@ def _write_call(
         out["Arguments"] = dict(arguments)
     if "Exception" in hints:
         out["Exception"] = hints["Exception"]
-    if item.index is not None:
-        unsupported_field(on_unsupported, FORMAT, f"{path}.index", "a call's stream index")
     return out
 
 
@@ -241,12 +306,7 @@ def _write_result(
         out["PluginName"] = hints["PluginName"]
     result = item.result
     if holds_items(result):
-        written = []
-        for index, element in enumerate(result):
-            one = write_item(element, f"{path}.result[{index}]", on_unsupported)
-            if one is not None:
-                written.append(one)
-        out["Result"] = written
+        out["Result"] = write_items(list(enumerate(result)), f"{path}.result", on_unsupported)
     elif result is not None:
         out["Result"] = result
     if item.is_error:
