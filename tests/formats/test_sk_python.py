@@ -11,6 +11,7 @@ import json
 import warnings
 from typing import Any
 
+import attrs
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,11 +19,13 @@ from hypothesis import strategies as st
 from strategies import identifiers, json_values
 
 from semantic_chat import (
+    CONTENT_TYPES,
     AudioContent,
     BinaryContent,
     ChatHistory,
     ChatMessageContent,
     Citation,
+    ContentType,
     FileContent,
     FunctionCallContent,
     FunctionResultContent,
@@ -498,6 +501,23 @@ def test_items_semantic_kernel_cannot_hold_are_refused_unless_asked(item, why):
     assert written["messages"][0]["items"] == [
         {"metadata": {}, "content_type": "text", "text": "a"}
     ]
+
+
+def test_a_plugin_class_is_refused_even_as_a_subclass_of_a_kind_sk_has():
+    @attrs.define
+    class BoldText(TextContent):
+        content_type = ContentType("sk_test_bold")
+
+    try:
+        history = ChatHistory([ChatMessageContent("user", items=[BoldText("Hi")])])
+        with pytest.raises(UnsupportedContentError) as raised:
+            sk_python.to_payload(history)
+        assert str(raised.value) == (
+            "messages[0].items[0]: Semantic Kernel (Python) cannot carry sk_test_bold content "
+            "(it has no such content type) (pass on_unsupported='warn' to leave it out)"
+        )
+    finally:
+        CONTENT_TYPES.unregister("sk_test_bold")
 
 
 def test_a_role_semantic_kernel_has_not_is_refused():

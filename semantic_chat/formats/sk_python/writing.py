@@ -61,9 +61,15 @@ _BINARY_TYPES: dict[type[BinaryContent], str] = {
     BinaryContent: "binary",
     FileContent: "binary",
 }
+_WRITTEN = frozenset((
+    TextContent, RefusalContent, *_BINARY_TYPES, FunctionCallContent, FunctionResultContent,
+    ReasoningContent,
+))
+"""The classes written as Semantic Kernel items (subclasses are plugins': refused)."""
 _ANNOTATION_CARRIES = frozenset((
     "cited_text", "title", "url", "file_id", "filename", "text_start", "text_end"
 ))
+
 
 def to_payload(
     history: Iterable[ChatMessageContent] | ChatMessageContent,
@@ -73,7 +79,8 @@ def to_payload(
     """Write ``history`` as the dict ``ChatHistory.serialize()`` gives, parsed.
 
     ``json.dumps`` of it is what ``ChatHistory.restore_chat_history`` reads. A message's
-    ``id`` and ``usage`` are not written and not reported (as in the other formats).
+    ``usage`` goes to ``metadata["usage"]``, where SK's connectors keep it; its ``id`` is not
+    written and not reported (as in the other formats).
 
     Raises:
         FormatError: a role Semantic Kernel does not have (``messages[2].role``), or a value
@@ -89,6 +96,7 @@ def to_payload(
             for index, message in enumerate(messages)
         ]
     }
+
 
 def _write_message(
     message: ChatMessageContent, path: str, on_unsupported: OnUnsupported | None
@@ -127,6 +135,7 @@ def _write_message(
         written["status"] = hints["status"]
     written.update(hints.get("extra", {}))
     return written
+
 
 def _write_usage(
     usage: Usage, written: dict[str, Any], path: str, on_unsupported: OnUnsupported | None
@@ -172,33 +181,37 @@ def _write_items(
         written.insert(min(position, len(written)), annotation)
     return written
 
+
 def _write_item(
     item: KernelContent, path: str, on_unsupported: OnUnsupported | None
 ) -> dict[str, Any] | None:
     hints = get_hints(item, HINTS)
     kind = type(item)
-    if kind is TextContent or kind is RefusalContent:
-        if kind is RefusalContent:
+    if kind not in _WRITTEN and not (kind is UnknownContent and hints.get("unknown")):
+        # Another format's unknown item, or a plugin's class: SK has no kind for it.
+        unsupported(on_unsupported, FORMAT, path, item, "(it has no such content type)")
+        return None
+    if isinstance(item, (TextContent, RefusalContent)):
+        if isinstance(item, RefusalContent):
             unsupported_field(on_unsupported, FORMAT, path, "a refusal as such (written as text)")
         part = _common(item, "text", hints, path)
-        part["text"] = item.text  # type: ignore[attr-defined]  # both kinds have text
+        part["text"] = item.text
         if "encoding" in hints:
             part["encoding"] = hints["encoding"]
         return part
-    if kind in _BINARY_TYPES:
-        return _write_binary(item, path, hints, on_unsupported)  # type: ignore[arg-type]
-    if kind is FunctionCallContent:
-        return _write_call(item, path, hints)  # type: ignore[arg-type]
-    if kind is FunctionResultContent:
-        return _write_result(item, path, hints, on_unsupported)  # type: ignore[arg-type]
-    if kind is ReasoningContent:
-        return _write_reasoning(item, path, hints, on_unsupported)  # type: ignore[arg-type]
-    if kind is UnknownContent and hints.get("unknown"):
-        part = _common(item, item.type, hints, path)  # type: ignore[attr-defined]
-        part.update(_json(item.fields, f"{path}.fields"))  # type: ignore[attr-defined]
-        return part
-    unsupported(on_unsupported, FORMAT, path, item, "(it has no such content type)")
-    return None
+    if isinstance(item, BinaryContent):
+        return _write_binary(item, path, hints, on_unsupported)
+    if isinstance(item, FunctionCallContent):
+        return _write_call(item, path, hints)
+    if isinstance(item, FunctionResultContent):
+        return _write_result(item, path, hints, on_unsupported)
+    if isinstance(item, ReasoningContent):
+        return _write_reasoning(item, path, hints, on_unsupported)
+    assert isinstance(item, UnknownContent)  # the only kind left: one SK wrote
+    part = _common(item, item.type, hints, path)
+    part.update(_json(item.fields, f"{path}.fields"))
+    return part
+
 
 def _common(
     item: KernelContent, content_type: str, hints: dict[str, Any], path: str
@@ -214,6 +227,7 @@ def _common(
     part["content_type"] = content_type
     part.update(hints.get("extra", {}))
     return part
+
 
 def _write_binary(
     item: BinaryContent, path: str, hints: dict[str, Any], on_unsupported: OnUnsupported | None
@@ -267,6 +281,7 @@ def _write_binary(
     part["data_uri"] = f"{header},{payload}"
     return part
 
+
 def _write_call(item: FunctionCallContent, path: str, hints: dict[str, Any]) -> dict[str, Any]:
     part = _common(item, "function_call", hints, path)
     if item.id is not None:
@@ -282,6 +297,7 @@ def _write_call(item: FunctionCallContent, path: str, hints: dict[str, Any]) -> 
     elif arguments is not None:
         part["arguments"] = _json(dict(arguments), f"{path}.arguments")
     return part
+
 
 def _write_result(
     item: FunctionResultContent,
@@ -308,6 +324,7 @@ def _write_result(
         part["encoding"] = hints["encoding"]
     return part
 
+
 def _write_reasoning(
     item: ReasoningContent,
     path: str,
@@ -321,6 +338,7 @@ def _write_reasoning(
     if item.text or not hints.get("no_text"):
         part["text"] = item.text
     return part
+
 
 def _write_annotation(
     citation: Citation, path: str, on_unsupported: OnUnsupported | None
@@ -353,6 +371,7 @@ def _write_annotation(
     position = hints.get("position")
     return part, position if type(position) is int else None
 
+
 def _names(name: str | None, hints: dict[str, Any], *, result: bool) -> dict[str, Any]:
     """The name fields as read, while the name is still the one they give; else derived."""
     kept = hints.get("names")
@@ -373,6 +392,7 @@ def _metadata(
     }
     metadata.update(hints.get("metadata", {}))
     return _json(metadata, f"{path}.metadata")  # type: ignore[no-any-return]
+
 
 def _json(value: Any, path: str) -> Any:
     """A copy of ``value`` checked to be JSON (a dict changed after it was given may not be).
