@@ -20,7 +20,7 @@ PACKAGE_DIR = Path(semantic_chat.__file__).parent
 
 # Modules with faces of their own (or still being written): not re-exported at the top level.
 NOT_REEXPORTED = (
-    "formats", "media", "serialization", "cli", "diagram", "streaming", "history_ops"
+    "formats", "media", "serialization", "cli", "diagram", "streaming", "history_ops", "tools"
 )
 MODEL_MODULES = ("labels", "contents", "collection", "coercion", "message", "usage", "history")
 

@@ -1,0 +1,12 @@
+"""Tools and runs: call the user's Python functions from a model's calls, and record a request.
+
+The library still never calls a model. ``schema`` derives a function's JSON Schema from its
+signature and checks a call's arguments against it; ``toolset`` holds the functions
+(`ToolSet`), writes their definitions in each wire format and invokes a call; ``collect``
+answers every call of a message; ``runs`` records what a request did (`Run`, `ChatResponse`).
+
+This package sits beside `semantic_chat.formats` and may use it; the model below it
+(`message`, `history`, contents, serialization) never imports it at module level.
+"""
+
+__all__: list[str] = []
