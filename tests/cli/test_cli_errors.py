@@ -59,15 +59,18 @@ CASES = [
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory):
     """Run every case at once (each in a directory of its own), since each run is a process."""
-    def one(case):
-        directory = _make_files(tmp_path_factory.mktemp("case"))
+    # the directories are made here, one after another: mktemp is not safe across threads
+    directories = [_make_files(tmp_path_factory.mktemp("case")) for _ in CASES]
+
+    def one(case, directory):
         before = (directory / "good.json").read_bytes()
         done = run(*case[0], cwd=directory)
         untouched = (directory / "good.json").read_bytes() == before
         return done, untouched, sorted(path.name for path in directory.glob(".*.part"))
 
     with ThreadPoolExecutor(max_workers=4) as pool:
-        return dict(zip((" ".join(case[0]) for case in CASES), pool.map(one, CASES), strict=True))
+        done = pool.map(one, CASES, directories)
+        return dict(zip((" ".join(case[0]) for case in CASES), done, strict=True))
 
 
 @pytest.mark.parametrize(("args", "status", "message"), CASES, ids=[" ".join(c[0]) for c in CASES])
