@@ -107,8 +107,9 @@ def read_message(message: Any, path: str) -> ChatMessageContent:
     _keep_extra(message, _MESSAGE_KEYS, hints)
     try:
         read = ChatMessageContent(role, items=items, name=name, model_id=model_id)
-    except SemanticChatError as error:  # a blank name or label
-        raise FormatError(error.detail, path=f"{path}.{_dotnet_field(error.path)}") from None
+    except SemanticChatError as error:  # a value our model refuses
+        field = _MESSAGE_FIELDS.get(error.path, error.path)
+        raise FormatError(error.detail, path=f"{path}.{field}") from None
     if metadata:
         read.metadata.update(metadata)
     set_hints(read, HINTS, hints)
@@ -234,6 +235,7 @@ def read_item(item: Any, path: str) -> KernelContent:
 
 
 def _read_text(item: dict[str, Any], path: str, hints: dict[str, Any]) -> KernelContent:
+    """A ``TextContent`` or ``ReasoningContent``; ``"Text": null`` reads as ``""``, marked."""
     text = _optional(item, "Text", str, path)
     if text is None:
         hints["Text"] = None
@@ -243,6 +245,7 @@ def _read_text(item: dict[str, Any], path: str, hints: dict[str, Any]) -> Kernel
 
 
 def _read_binary(item: dict[str, Any], path: str, hints: dict[str, Any]) -> KernelContent:
+    """An image, audio or binary item: its ``Data`` is the source when it has both."""
     cls = _BINARY[item[TYPE]]
     uri = _optional(item, "Uri", str, path)
     data = _optional(item, "Data", str, path)
@@ -275,6 +278,7 @@ def _read_binary(item: dict[str, Any], path: str, hints: dict[str, Any]) -> Kern
 
 
 def _read_file_reference(item: dict[str, Any], path: str, hints: dict[str, Any]) -> KernelContent:
+    """A ``FileReferenceContent`` as a `FileContent` by file id."""
     file_id = require(item, "FileId", str, path)
     tools = _optional(item, "Tools", list, path)
     if tools is not None:
@@ -290,6 +294,7 @@ def _read_file_reference(item: dict[str, Any], path: str, hints: dict[str, Any])
 
 
 def _read_call(item: dict[str, Any], path: str, hints: dict[str, Any]) -> KernelContent:
+    """A ``FunctionCallContent``: the ``Arguments`` dictionary is our arguments mapping."""
     function = require(item, "FunctionName", str, path)
     call_id = _optional(item, "Id", str, path)
     arguments = _optional(item, "Arguments", dict, path)
@@ -302,6 +307,7 @@ def _read_call(item: dict[str, Any], path: str, hints: dict[str, Any]) -> Kernel
 
 
 def _read_result(item: dict[str, Any], path: str, hints: dict[str, Any]) -> KernelContent:
+    """A ``FunctionResultContent``; its ``FunctionName`` is optional, unlike a call's."""
     call_id = _optional(item, "CallId", str, path)
     function = _optional(item, "FunctionName", str, path)
     _keep_mime_type(item, path, hints)
@@ -364,6 +370,7 @@ def _keep_mime_type(item: dict[str, Any], path: str, hints: dict[str, Any]) -> N
 
 
 def _read_role(message: dict[str, Any], path: str, hints: dict[str, Any]) -> str:
+    """The label of ``{"Label": ...}``; another case or other keys are kept in the hints."""
     if "Role" not in message:
         raise FormatError("missing 'Role'", path=path)
     role = message["Role"]
@@ -424,8 +431,8 @@ _FIELDS = {
     "result": "Result",
     "file_id": "FileId",
     "text": "Text",
-    "role": "Role.Label",
 }
+_MESSAGE_FIELDS = {"name": "AuthorName", "model_id": "ModelId", "role": "Role.Label"}
 
 
 def _dotnet_field(field: str) -> str:

@@ -190,7 +190,7 @@ def write_item(
     elif isinstance(item, BinaryContent):
         return _write_binary(item, hints, path, on_unsupported)
     elif isinstance(item, FunctionCallContent):
-        out = _write_call(item, hints, path, on_unsupported)
+        out = _write_call(item, hints, path)
     elif isinstance(item, FunctionResultContent):
         out = _write_result(item, hints, path, on_unsupported)
     elif isinstance(item, UnknownContent) and (item.type in DISCRIMINATORS or hints.get("read")):
@@ -208,6 +208,7 @@ def _write_text(
     path: str,
     on_unsupported: OnUnsupported | None,
 ) -> dict[str, Any]:
+    """A text or reasoning item; a reasoning signature has no place in .NET."""
     kind = "TextContent" if isinstance(item, TextContent) else "ReasoningContent"
     text: str | None = item.text
     if text == "" and "Text" in hints:
@@ -223,6 +224,7 @@ def _write_text(
 def _write_binary(
     item: BinaryContent, hints: dict[str, Any], path: str, on_unsupported: OnUnsupported | None
 ) -> dict[str, Any]:
+    """A binary item by ``Uri`` or ``Data``, or a ``FileReferenceContent`` by file id."""
     if isinstance(item, ImageContent) and item.detail is not None:
         unsupported_field(on_unsupported, FORMAT, f"{path}.detail", "an image's detail")
     if isinstance(item, FileContent) and item.filename is not None:
@@ -265,12 +267,8 @@ def _binary_mime_type(item: BinaryContent, hints: dict[str, Any]) -> str | None:
     return item.mime_type
 
 
-def _write_call(
-    item: FunctionCallContent,
-    hints: dict[str, Any],
-    path: str,
-    on_unsupported: OnUnsupported | None,
-) -> dict[str, Any]:
+def _write_call(item: FunctionCallContent, hints: dict[str, Any], path: str) -> dict[str, Any]:
+    """A call; JSON text arguments are written as the object .NET's dictionary holds."""
     out: dict[str, Any] = {TYPE: "FunctionCallContent"}
     if item.id is not None:
         out["Id"] = item.id
@@ -294,6 +292,7 @@ def _write_result(
     path: str,
     on_unsupported: OnUnsupported | None,
 ) -> dict[str, Any]:
+    """A result: JSON as it is, a list of items as their objects; no error flag."""
     out: dict[str, Any] = {TYPE: "FunctionResultContent"}
     if item.call_id is not None:
         out["CallId"] = item.call_id
