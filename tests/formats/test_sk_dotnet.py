@@ -69,7 +69,8 @@ SOURCES = {
     "tool_loop.json": "FunctionCallContent.cs, FunctionResultContent.cs",
     # What .NET reads though it never writes it: a Label in another case (AuthorRole equality
     # is OrdinalIgnoreCase), "Text": null, nulls of WhenWritingNull properties, undeclared
-    # keys (Encoding, Source: [JsonIgnore]), an Exception, a $type newer than this reader,
+    # keys (Encoding, Source: [JsonIgnore]), an Exception (as InternalUtilities/src/Text/
+    # ExceptionJsonConverter.cs writes it), a $type newer than this reader,
     # Metadata keys named like a format's hints, an empty Metadata.
     "quirks.json": "ChatMessageContent.cs, AuthorRole.cs, KernelContent.cs",
     # UnitTests/Contents/AnnotationContentTests.cs VerifyAnnotationContentUsage, and
@@ -207,6 +208,10 @@ def test_quirks_are_kept_in_the_hints():
     }
     assert history[0].items[0] == TextContent("", metadata={"sk_dotnet": {"Text": None}})
     assert history[0].items[1].metadata == {"sk_dotnet": {"extra": {"Encoding": "utf-8"}}}
+    assert history[1].items[0].metadata == {"sk_dotnet": {"Exception": {
+        "className": "System.InvalidOperationException", "message": "boom",
+        "stackTraceString": None,
+    }}}
     newer = history[1].items[2]
     assert newer == UnknownContent(
         type="StreamingTextContent", fields={"Text": "newer kind", "ChoiceIndex": 0},
