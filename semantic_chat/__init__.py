@@ -40,6 +40,10 @@ from .labels import Label as Label
 from .message import MESSAGE_TYPES as MESSAGE_TYPES
 from .message import ChatMessageContent as ChatMessageContent
 from .options import ChatOptions as ChatOptions
+from .roles import assistant as assistant
+from .roles import system as system
+from .roles import tool as tool
+from .roles import user as user
 from .streaming import StreamingChatMessageContent as StreamingChatMessageContent
 from .streaming import StreamingFunctionCallContent as StreamingFunctionCallContent
 from .streaming import StreamingReasoningContent as StreamingReasoningContent
@@ -89,6 +93,10 @@ __all__ = [
     "UnsupportedContentError",
     "UnsupportedVersionError",
     "Usage",
+    "assistant",
+    "system",
+    "tool",
+    "user",
 ]
 
 __version__ = "0.1.0"
