@@ -9,4 +9,8 @@ This package sits beside `semantic_chat.formats` and may use it; the model below
 (`message`, `history`, contents, serialization) never imports it at module level.
 """
 
-__all__: list[str] = []
+from .runs import ChatResponse as ChatResponse
+from .runs import Run as Run
+from .runs import ToolRun as ToolRun
+
+__all__ = ["ChatResponse", "Run", "ToolRun"]
