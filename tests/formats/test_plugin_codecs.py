@@ -215,10 +215,10 @@ def test_unregistering_what_was_never_registered_does_nothing():
     (lambda: formats.register_encoder("semantic-chat", VideoContent, _chat_part),
      InvalidValueError,
      "format_name: expected a format that takes plugin codecs (anthropic, gemini, "
-     "openai-chat, openai-responses), got 'semantic-chat'"),
+     "openai-chat, openai-responses, sk-dotnet), got 'semantic-chat'"),
     (lambda: formats.unregister_decoder("xml", "video_url"), InvalidValueError,
      "format_name: expected a format that takes plugin codecs (anthropic, gemini, "
-     "openai-chat, openai-responses), got 'xml'"),
+     "openai-chat, openai-responses, sk-dotnet), got 'xml'"),
 ])
 def test_refused_registrations(call, error, message):
     with pytest.raises(error) as raised:
