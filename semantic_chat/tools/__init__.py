@@ -12,5 +12,17 @@ This package sits beside `semantic_chat.formats` and may use it; the model below
 from .runs import ChatResponse as ChatResponse
 from .runs import Run as Run
 from .runs import ToolRun as ToolRun
+from .schema import FunctionSchema as FunctionSchema
+from .schema import convert_arguments as convert_arguments
+from .schema import function_schema as function_schema
+from .schema import strict_schema as strict_schema
 
-__all__ = ["ChatResponse", "Run", "ToolRun"]
+__all__ = [
+    "ChatResponse",
+    "FunctionSchema",
+    "Run",
+    "ToolRun",
+    "convert_arguments",
+    "function_schema",
+    "strict_schema",
+]
