@@ -115,7 +115,7 @@ _GOOGLE_SECTIONS = _GOOGLE_PARAMETERS | {
     "note", "see also", "warns", "warnings", "warning", "references", "todo", "methods",
 }
 _GOOGLE_HEADER = re.compile(r"([A-Za-z][A-Za-z ]*):\s*")
-_GOOGLE_ENTRY = re.compile(r"\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:(.*)")
+_GOOGLE_ENTRY = re.compile(r"\*{0,2}(\w+)\s*(?:\((?:[^()]|\([^()]*\))*\))?\s*:(.*)")
 _NUMPY_RULE = re.compile(r"\s*-{3,}\s*")
 _NUMPY_ENTRY = re.compile(r"(\w+(?:\s*,\s*\w+)*)\s*(?::.*)?")
 _SPHINX_FIELD = re.compile(r"\s*:(\w+)(?:\s+([^:]*?))?\s*:(.*)")

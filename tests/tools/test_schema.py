@@ -1050,3 +1050,52 @@ def test_every_schema_here_is_valid_draft_2020_12():
     for func in (get_weather, anthropic_get_weather, search, numpy_style, sphinx_style,
                  google_style, route, trip, plan):
         assert_valid_schemas(func)
+
+
+def test_docstring_corners():
+    def google(city: str, days: int) -> None:
+        """Forecast.
+
+        Example:
+            forecast("Oslo", 2)
+
+        Args:
+            city:
+                The city.
+            days (dict(str, int)): Days.
+        """
+
+    def numpy(x: float, y: float, z: float = 0.0) -> None:
+        """Move.
+
+        Parameters
+        ----------
+        x, y : float
+            Where to.
+        z : float, default 0
+        """
+
+    def sphinx(a: int, b: int) -> None:
+        """Add.
+
+        :param a: The first.
+        :type a: int
+
+        :param b: The second.
+        :returns: the sum
+        """
+
+    def summary_only(a: int) -> None:
+        """Just a summary; no sections."""
+
+    cases = {
+        google: ("Forecast.", {"city": "The city.", "days": "Days."}),
+        numpy: ("Move.", {"x": "Where to.", "y": "Where to."}),
+        sphinx: ("Add.", {"a": "The first.", "b": "The second."}),
+        summary_only: ("Just a summary; no sections.", {}),
+    }
+    for func, (description, described) in cases.items():
+        schema = function_schema(func)
+        assert schema.description == description
+        assert {name: prop["description"] for name, prop in schema.parameters["properties"].items()
+                if "description" in prop} == described
