@@ -16,13 +16,23 @@ from .schema import FunctionSchema as FunctionSchema
 from .schema import convert_arguments as convert_arguments
 from .schema import function_schema as function_schema
 from .schema import strict_schema as strict_schema
+from .toolset import TOOL_FORMATS as TOOL_FORMATS
+from .toolset import Tool as Tool
+from .toolset import ToolFormat as ToolFormat
+from .toolset import ToolSet as ToolSet
+from .toolset import register_tool_format as register_tool_format
 
 __all__ = [
+    "TOOL_FORMATS",
     "ChatResponse",
     "FunctionSchema",
     "Run",
+    "Tool",
+    "ToolFormat",
     "ToolRun",
+    "ToolSet",
     "convert_arguments",
     "function_schema",
+    "register_tool_format",
     "strict_schema",
 ]
