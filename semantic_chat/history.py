@@ -17,6 +17,8 @@ from .options import ChatOptions
 if TYPE_CHECKING:
     from typing_extensions import Self
 
+    from .tools.toolset import ToolSet
+
 __all__ = ["ChatHistory", "ChatMessageList"]
 
 _REPR_ROLES = 6
@@ -322,6 +324,85 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
             _check_results(results, call_id, name, is_error)
             items = [item for _, item in results]
         return self.add_message(ChatMessageContent(AuthorRole.TOOL, items=items, **fields))
+
+    def call_tools(
+        self,
+        toolset: ToolSet,
+        *,
+        parallel: bool = False,
+        max_workers: int | None = None,
+        timeout: float | None = None,
+    ) -> ChatMessageContent:
+        """Call the last assistant message's function calls; append and return the results.
+
+        The tool message appended holds one `FunctionResultContent` per call, in call order
+        (see `semantic_chat.tools.collect.call_tools` for ``parallel``, ``max_workers`` and
+        ``timeout``).
+
+        Raises:
+            InvalidValueError: the history has no assistant message, its last one has no
+                function calls, or a message after it already answers one of them (the
+                message names where).
+        """
+        from .tools.collect import call_tools  # noqa: PLC0415 - the model does not need tools
+
+        message = self._unanswered_calls()
+        results = call_tools(
+            message, toolset, parallel=parallel, max_workers=max_workers, timeout=timeout
+        )
+        return self.add_message(results)
+
+    async def acall_tools(
+        self,
+        toolset: ToolSet,
+        *,
+        parallel: bool = False,
+        max_workers: int | None = None,
+        timeout: float | None = None,
+    ) -> ChatMessageContent:
+        """Await the last assistant message's function calls; append and return the results.
+
+        The async `call_tools` (see `semantic_chat.tools.collect.acall_tools`).
+
+        Raises:
+            InvalidValueError: as `call_tools`.
+        """
+        from .tools.collect import acall_tools  # noqa: PLC0415 - see `call_tools`
+
+        message = self._unanswered_calls()
+        results = await acall_tools(
+            message, toolset, parallel=parallel, max_workers=max_workers, timeout=timeout
+        )
+        return self.add_message(results)
+
+    def _unanswered_calls(self) -> ChatMessageContent:
+        """The last assistant message, checked to have calls no later message answers yet."""
+        messages = self._messages
+        last = next(
+            (i for i in range(len(messages) - 1, -1, -1)
+             if messages[i].role == AuthorRole.ASSISTANT),
+            None,
+        )
+        if last is None:
+            raise InvalidValueError("no assistant message whose calls to make", path="messages")
+        calls = messages[last].function_calls
+        if not calls:
+            raise InvalidValueError(
+                "the last assistant message has no function calls", path=f"messages[{last}]"
+            )
+        ids = {call.id for call in calls if call.id is not None}
+        names = {call.name for call in calls if call.id is None}  # Gemini's calls have no id
+        for i in range(last + 1, len(messages)):
+            for j, item in enumerate(messages[i].items):
+                if not isinstance(item, FunctionResultContent):
+                    continue
+                if item.call_id in ids or (item.call_id is None and item.name in names):
+                    answered = item.call_id if item.call_id is not None else item.name
+                    raise InvalidValueError(
+                        f"already answers call {answered!r} of messages[{last}]",
+                        path=f"messages[{i}].items[{j}]",
+                    )
+        return messages[last]
 
     def to_prompt(self) -> str:
         """Write the history as Semantic Kernel's XML prompt (`semantic_chat.prompt.sk_xml`).

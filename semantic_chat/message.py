@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import attrs
 
@@ -31,6 +31,9 @@ from .labels import AuthorRole, FinishReason, Label
 from .registry import TypeRegistry
 from .usage import Usage
 from .validation import check_metadata, check_optional_text
+
+if TYPE_CHECKING:
+    from .tools.toolset import ToolSet
 
 _L = TypeVar("_L", bound=Label)
 _store = object.__setattr__
@@ -405,6 +408,56 @@ class ChatMessageContent:
 
     def __str__(self) -> str:
         return self.text
+
+    def call_tools(
+        self,
+        toolset: ToolSet,
+        *,
+        parallel: bool = False,
+        max_workers: int | None = None,
+        timeout: float | None = None,
+    ) -> ChatMessageContent:
+        """Call this message's function calls with ``toolset``; return a tool message of results.
+
+        One `FunctionResultContent` per call, in call order; a failing, bad or timed-out
+        call is an error result. See `semantic_chat.tools.collect.call_tools`.
+        """
+        from .tools.collect import call_tools  # noqa: PLC0415 - the model does not need tools
+
+        return call_tools(
+            self, toolset, parallel=parallel, max_workers=max_workers, timeout=timeout
+        )
+
+    async def acall_tools(
+        self,
+        toolset: ToolSet,
+        *,
+        parallel: bool = False,
+        max_workers: int | None = None,
+        timeout: float | None = None,
+    ) -> ChatMessageContent:
+        """Await this message's function calls with ``toolset``: the async `call_tools`.
+
+        See `semantic_chat.tools.collect.acall_tools`.
+        """
+        from .tools.collect import acall_tools  # noqa: PLC0415 - see `call_tools`
+
+        return await acall_tools(
+            self, toolset, parallel=parallel, max_workers=max_workers, timeout=timeout
+        )
+
+    def call_tools_and_collect_as_message(
+        self,
+        toolset: ToolSet,
+        *,
+        parallel: bool = False,
+        max_workers: int | None = None,
+        timeout: float | None = None,
+    ) -> ChatMessageContent:
+        """`call_tools` under ell's name, for code written against ell's ``Message``."""
+        return self.call_tools(
+            toolset, parallel=parallel, max_workers=max_workers, timeout=timeout
+        )
 
 
 def _subclass_init(

@@ -279,3 +279,37 @@ def test_importing_the_model_does_not_import_serialization():
 
 def test_history_does_not_import_streaming():
     assert _reaching(_sources("history"), ("streaming",)) == []
+
+
+# `ChatMessageContent.call_tools` and `ChatHistory.call_tools` (and their async forms and ell's
+# alias) run `semantic_chat.tools.collect`, which sits above the model: they import it inside
+# themselves, and name `ToolSet` for the type checker alone.
+TOOLS_METHODS = {
+    "message": ("ChatMessageContent.call_tools", "ChatMessageContent.acall_tools"),
+    "history": ("ChatHistory.call_tools", "ChatHistory.acall_tools"),
+}
+
+
+@pytest.mark.parametrize("module", sorted(TOOLS_METHODS))
+def test_the_model_imports_tools_only_inside_its_call_tools_methods(module):
+    tree = ast.parse(_sources(module)[0].read_text(encoding="utf-8"))
+    methods = [
+        member
+        for node in tree.body if isinstance(node, ast.ClassDef)
+        for member in node.body
+        if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and f"{node.name}.{member.name}" in TOOLS_METHODS[module]
+    ]
+    type_checking = [
+        node for node in tree.body
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+    ]
+    allowed = {id(node) for place in [*methods, *type_checking] for node in ast.walk(place)}
+    reaching = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "tools"
+    ]
+    assert len(methods) == 2
+    assert len(reaching) == 3  # one in each method, and ToolSet for the type checker
+    assert all(id(node) in allowed for node in reaching)

@@ -9,6 +9,11 @@ This package sits beside `semantic_chat.formats` and may use it; the model below
 (`message`, `history`, contents, serialization) never imports it at module level.
 """
 
+from .collect import acall_tools as acall_tools
+from .collect import call_tools as call_tools
+from .definitions import TOOL_FORMATS as TOOL_FORMATS
+from .definitions import ToolFormat as ToolFormat
+from .definitions import register_tool_format as register_tool_format
 from .runs import ChatResponse as ChatResponse
 from .runs import Run as Run
 from .runs import ToolRun as ToolRun
@@ -16,11 +21,8 @@ from .schema import FunctionSchema as FunctionSchema
 from .schema import convert_arguments as convert_arguments
 from .schema import function_schema as function_schema
 from .schema import strict_schema as strict_schema
-from .toolset import TOOL_FORMATS as TOOL_FORMATS
 from .toolset import Tool as Tool
-from .toolset import ToolFormat as ToolFormat
 from .toolset import ToolSet as ToolSet
-from .toolset import register_tool_format as register_tool_format
 
 __all__ = [
     "TOOL_FORMATS",
@@ -31,6 +33,8 @@ __all__ = [
     "ToolFormat",
     "ToolRun",
     "ToolSet",
+    "acall_tools",
+    "call_tools",
     "convert_arguments",
     "function_schema",
     "register_tool_format",
