@@ -39,14 +39,15 @@ from semantic_chat import (
 )
 from semantic_chat.formats import ConversionWarning
 from semantic_chat.serialization import from_json, to_json
-from semantic_chat.tools.schema import FunctionSchema, function_schema, strict_schema
-from semantic_chat.tools.toolset import (
+from semantic_chat.tools.definitions import (
     TOOL_FORMATS,
-    Tool,
     ToolFormat,
-    ToolSet,
+    read_definitions,
     register_tool_format,
+    write_definitions,
 )
+from semantic_chat.tools.schema import FunctionSchema, function_schema, strict_schema
+from semantic_chat.tools.toolset import Tool, ToolSet
 
 WEATHER_SCHEMA = {
     "type": "object",
@@ -430,6 +431,15 @@ def test_definitions_read_back_into_the_same_schemas(format_name, given):
         schemas[1] = attrs.evolve(schemas[1], strict=False)
     assert [tool.schema for tool in back.values()] == schemas
     assert all(tool.function is None for tool in back.values())
+
+
+def test_the_functions_under_the_toolset_say_where_each_schema_was_read():
+    schemas = [tool.schema for tool in weather_tools().values()]
+    written = write_definitions(schemas, "anthropic")
+    assert written == weather_tools().definitions("anthropic")
+    with pytest.warns(ConversionWarning):
+        read = read_definitions([{"type": "web_search"}, *written])
+    assert read == [("tools[1]", schemas[0]), ("tools[2]", schemas[1])]
 
 
 def test_a_request_body_and_sdk_objects_are_read():
