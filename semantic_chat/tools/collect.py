@@ -42,7 +42,7 @@ def call_tools(
     result quotes its call's id. The OpenAI Chat Completions writer splits such a message into
     one ``{"role": "tool", "tool_call_id": ...}`` message per result, as that API requires;
     Anthropic's writer keeps them as the ``tool_result`` blocks of one user turn and Gemini's
-    as the ``functionResponse`` parts of one.
+    as the ``function_response`` parts of one.
 
     With ``parallel=True`` the calls run at once in a thread pool of ``max_workers`` threads
     (`concurrent.futures.ThreadPoolExecutor`'s default when ``None``); otherwise one after

@@ -24,10 +24,12 @@ from semantic_chat import (
     ChatMessageContent,
     FunctionCallContent,
     FunctionResultContent,
+    ImageContent,
     InvalidTypeError,
     InvalidValueError,
+    TextContent,
 )
-from semantic_chat.formats import openai_chat
+from semantic_chat.formats import anthropic, gemini, openai_chat
 from semantic_chat.tools.collect import acall_tools, call_tools
 from semantic_chat.tools.toolset import ToolSet
 
@@ -123,6 +125,21 @@ def test_one_tool_message_with_one_result_per_call_in_call_order(parallel):
         assert result.role == AuthorRole.TOOL
 
 
+def test_items_a_tool_returns_stay_items_in_the_tool_message():
+    chart = ImageContent(uri="https://example.com/chart.png", mime_type="image/png")
+
+    def plot(title: str) -> list[object]:
+        """Draw a chart."""
+        return [TextContent(title), chart]
+
+    for parallel in (False, True):
+        result = call_tools(assistant(call("call_1", "plot", '{"title": "Rain"}')),
+                            ToolSet([plot]), parallel=parallel, timeout=5)
+        assert result.items == [
+            FunctionResultContent("call_1", [TextContent("Rain"), chart], name="plot")
+        ]
+
+
 def test_a_message_without_calls_gives_an_empty_tool_message():
     for result in run_both(ChatMessageContent("assistant", "Hello!"), parallel=True):
         assert result == ChatMessageContent(AuthorRole.TOOL, items=[])
@@ -146,6 +163,24 @@ def test_the_tool_message_writes_as_one_chat_completions_message_per_result():
         {"role": "tool", "tool_call_id": "call_2",
          "content": '{"city":"Oslo","temperature":18.5}'},
     ]
+
+
+def test_the_tool_message_writes_as_one_turn_of_results_for_anthropic_and_gemini():
+    history = ChatHistory([assistant(call("call_1", "add", '{"a": 1, "b": 2}'),
+                                     call("call_2", "add", '{"a": 3, "b": 4}'))])
+    history.call_tools(TOOLS)
+    assert anthropic.to_payload(history)["messages"][1] == {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "call_1", "content": "3"},
+        {"type": "tool_result", "tool_use_id": "call_2", "content": "7"},
+    ]}
+
+    gemini_history = ChatHistory([assistant(call(None, "add", '{"a": 1, "b": 2}'),
+                                            call(None, "add", '{"a": 3, "b": 4}'))])
+    gemini_history.call_tools(TOOLS)
+    assert gemini.to_payload(gemini_history)["contents"][1] == {"role": "user", "parts": [
+        {"function_response": {"name": "add", "response": {"result": 3}}},
+        {"function_response": {"name": "add", "response": {"result": 7}}},
+    ]}
 
 
 # --- call order under random delays (hypothesis) ---------------------------------------------
@@ -242,7 +277,7 @@ def test_max_workers_bounds_how_many_calls_run_at_once(use_async, max_workers):
         with lock:
             running[0] += 1
             most[0] = max(most[0], running[0])
-        time.sleep(0.02)
+        time.sleep(0.05)
         with lock:
             running[0] -= 1
         return n
