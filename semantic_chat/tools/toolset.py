@@ -7,6 +7,7 @@ with a `FunctionResultContent` (`ToolSet.invoke`, `ToolSet.ainvoke`). Invoking n
 into the caller's loop: a bad call or a failing function becomes an error result
 (``is_error=True``) whose text says what went wrong and where, so the model can correct itself.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -179,6 +180,10 @@ def _error(call: FunctionCallContent, text: str, inner: Any = None) -> FunctionR
     return result
 
 
+_JSON_KINDS = {list: "array", str: "string", int: "integer", float: "number", bool: "boolean"}
+"""JSON's names for the values ``json.loads`` gives (``None``: null)."""
+
+
 def _arguments(call: FunctionCallContent) -> dict[str, Any] | FunctionResultContent:
     """The call's arguments as a dict, or the error result saying why they are not one."""
     arguments = call.arguments
@@ -195,7 +200,7 @@ def _arguments(call: FunctionCallContent) -> dict[str, Any] | FunctionResultCont
             call, f"{_call_label(call)}: arguments: not valid JSON ({error})", error
         )
     if not isinstance(parsed, dict):
-        kind = "null" if parsed is None else type(parsed).__name__
+        kind = _JSON_KINDS.get(type(parsed), "null")
         return _error(
             call, f"{_call_label(call)}: arguments: expected a JSON object, got a JSON {kind}"
         )

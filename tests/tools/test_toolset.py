@@ -686,9 +686,16 @@ def test_an_unknown_tool_is_an_error_result_naming_the_tools():
     [
         ('{"city": "Par', "get_weather (call call_1): arguments: not valid JSON "
                          "(Unterminated string starting at: line 1 column 10 (char 9))"),
-        ("[1, 2]", "get_weather (call call_1): arguments: expected a JSON object, got a JSON list"),
+        ("[1, 2]", "get_weather (call call_1): arguments: expected a JSON object, got a JSON "
+                   "array"),
         ("null", "get_weather (call call_1): arguments: expected a JSON object, got a JSON null"),
-        ('"Paris"', "get_weather (call call_1): arguments: expected a JSON object, got a JSON str"),
+        ('"Paris"', "get_weather (call call_1): arguments: expected a JSON object, got a JSON "
+                    "string"),
+        ("18.5", "get_weather (call call_1): arguments: expected a JSON object, got a JSON "
+                 "number"),
+        ("7", "get_weather (call call_1): arguments: expected a JSON object, got a JSON integer"),
+        ("true", "get_weather (call call_1): arguments: expected a JSON object, got a JSON "
+                 "boolean"),
     ],
 )
 def test_arguments_that_are_no_json_object_are_an_error_result(arguments, text):
