@@ -20,7 +20,13 @@ from anthropic.types import ToolParam
 from openai.types.responses import FunctionToolParam
 from pydantic import TypeAdapter
 
-from semantic_chat import ChatHistory, ChatMessageContent, FunctionResultContent, KernelContent
+from semantic_chat import (
+    ChatHistory,
+    ChatMessageContent,
+    FunctionResultContent,
+    KernelContent,
+    StreamingChatMessageContent,
+)
 from semantic_chat.formats import anthropic, gemini, openai_chat, openai_responses
 from semantic_chat.history_ops import validate
 from semantic_chat.tools.toolset import Tool, ToolSet
@@ -94,6 +100,36 @@ CHAT_PARALLEL_CALLS = {
     "system_fingerprint": "fp_b40fb1c6fb",
 }
 
+
+def _chunk(delta: dict[str, Any] | None, finish_reason: str | None = None) -> dict[str, Any]:
+    """One chunk of the recorded stream below (every chunk shares these fields)."""
+    chunk: dict[str, Any] = {
+        "id": "chatcmpl-ABfwERreu9s99xXsVuOWtIB2UOx62", "object": "chat.completion.chunk",
+        "created": 1727346182, "model": "gpt-4o-2024-08-06",
+        "system_fingerprint": "fp_143bb8492c",
+        "choices": [] if delta is None else [
+            {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish_reason}
+        ],
+    }
+    if delta is None:
+        chunk["usage"] = {"prompt_tokens": 44, "completion_tokens": 16, "total_tokens": 60,
+                          "completion_tokens_details": {"reasoning_tokens": 0}}
+    return chunk
+
+
+# openai_chat.json: stream_single_tool_call_fragments (openai-python's recorded SSE)
+CHAT_STREAM = [
+    _chunk({"role": "assistant", "content": None, "refusal": None, "tool_calls": [{
+        "index": 0, "id": "call_4XzlGBLtUe9dy3GVNV4jhq7h", "type": "function",
+        "function": {"name": "get_weather", "arguments": ""}}]}),
+    *[
+        _chunk({"tool_calls": [{"index": 0, "function": {"arguments": piece}}]})
+        for piece in ('{"', "city", '":"', "New", " York", " City", '"}')
+    ],
+    _chunk({}, "tool_calls"),
+    _chunk(None),
+]
+
 PNG_DATA_URI = (
     "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR42mO4o6EBRwzE"
     "cQDzAxLBy9ItygAAAABJRU5ErkJggg=="
@@ -141,6 +177,34 @@ ANTHROPIC_TOOL_USE = {
         "output_tokens": 74, "service_tier": "standard", "inference_geo": "not_available",
     },
 }
+
+# anthropic.json: stream_text_then_tool_use_input_json (anthropic-sdk-python's recorded SSE)
+ANTHROPIC_STREAM = [
+    {"type": "message_start", "message": {
+        "id": "msg_019Q1hrJbZG26Fb9BQhrkHEr", "type": "message", "role": "assistant",
+        "model": "claude-sonnet-4-20250514", "content": [], "stop_reason": None,
+        "stop_sequence": None, "usage": {
+            "input_tokens": 377, "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0, "output_tokens": 1, "service_tier": "standard"}}},
+    {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+    {"type": "ping"},
+    {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "I"}},
+    {"type": "content_block_delta", "index": 0, "delta": {
+        "type": "text_delta", "text": "'ll check the current weather in Paris for you."}},
+    {"type": "content_block_stop", "index": 0},
+    {"type": "content_block_start", "index": 1, "content_block": {
+        "type": "tool_use", "id": "toolu_01NRLabsLyVHZPKxbKvkfSMn", "name": "get_weather",
+        "caller": {"type": "direct"}, "input": {}}},
+    *[
+        {"type": "content_block_delta", "index": 1,
+         "delta": {"type": "input_json_delta", "partial_json": piece}}
+        for piece in ("", '{"locati', 'on": "P', "ar", 'is"}')
+    ],
+    {"type": "content_block_stop", "index": 1},
+    {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+     "usage": {"output_tokens": 65}},
+    {"type": "message_stop"},
+]
 
 # gemini.json: manual_function_calling_role_tool (python-genai's tests)
 GEMINI_MANUAL_CALLING = {
@@ -289,6 +353,28 @@ def test_openai_chat_parallel_calls_one_failing():
     assert_paired(read, "openai-chat")
 
 
+def test_openai_chat_a_streamed_call_answered():
+    def get_weather(city: str) -> str:
+        """Get the weather in a city."""
+        return f"{city}: 12 °C, wind"
+
+    reply = StreamingChatMessageContent.accumulate(openai_chat.from_stream(CHAT_STREAM))
+    history = ChatHistory([ChatMessageContent("user", "What's the weather in NYC?")])
+    history.append(reply.to_message())
+    (result,) = answer(history, ToolSet([get_weather]))
+    assert result == FunctionResultContent(
+        "call_4XzlGBLtUe9dy3GVNV4jhq7h", "New York City: 12 °C, wind", name="get_weather"
+    )
+    messages = openai_chat.to_payload(history)
+    validate_chat_payload(messages)
+    assert messages[1]["tool_calls"][0]["function"] == {
+        "name": "get_weather", "arguments": '{"city":"New York City"}'
+    }
+    assert messages[2] == {"role": "tool", "tool_call_id": "call_4XzlGBLtUe9dy3GVNV4jhq7h",
+                           "content": "New York City: 12 °C, wind"}
+    assert_paired(openai_chat.from_payload(messages), "openai-chat")
+
+
 # --- OpenAI Responses ----------------------------------------------------------------------
 
 
@@ -379,6 +465,26 @@ def test_anthropic_a_failing_tool_is_an_is_error_tool_result():
         "is_error": True,
     }]}
     assert isinstance(result.inner_content, RuntimeError)
+    assert_paired(anthropic.from_payload(payload), "anthropic")
+
+
+def test_anthropic_a_streamed_tool_use_answered():
+    reply = StreamingChatMessageContent.accumulate(anthropic.from_stream(ANTHROPIC_STREAM))
+    history = ChatHistory([ChatMessageContent("user", "What's the weather in Paris?")])
+    history.append(reply.to_message())
+    tools = ToolSet()
+    tools.add(anthropic_weather, name="get_weather")
+    (result,) = answer(history, tools)
+    assert result == FunctionResultContent(
+        "toolu_01NRLabsLyVHZPKxbKvkfSMn", "Paris: 64 °C, fog", name="get_weather"
+    )
+    payload = anthropic.to_payload(history)
+    validate_anthropic_payload(payload)
+    assert payload["messages"][1]["content"][1]["input"] == {"location": "Paris"}
+    assert payload["messages"][2]["content"] == [{
+        "type": "tool_result", "tool_use_id": "toolu_01NRLabsLyVHZPKxbKvkfSMn",
+        "content": "Paris: 64 °C, fog",
+    }]
     assert_paired(anthropic.from_payload(payload), "anthropic")
 
 
