@@ -4,17 +4,21 @@ One request to a model can take several turns: the model asks for tools, the app
 runs them and sends the results, the model answers. A `ChatResponse` records the request as
 a list of `Run` values, one per assistant turn, as the Prompt API proposal's ``RequestResult``
 does; a `Run` holds the assistant message and, for each call in it, a `ToolRun`: the call,
-its result and how long the tool took. Both turn back into the history's messages
-(``to_messages()``), build from a stream of chunks (`ChatResponse.accumulate`), and are
-written and read by `semantic_chat.serialization` (``to_dict``, ``to_json``, ``from_dict``)
-with no set-up, as plain attrs classes whose fields the converter already knows.
+its result and how long the tool took (`Run.call_tools` calls and times them). Both turn
+back into the history's messages (``to_messages()``), build from a stream of chunks
+(`ChatResponse.accumulate`), and are written and read by `semantic_chat.serialization`
+(``to_dict``, ``to_json``, ``from_dict``) as attrs classes whose fields the converter knows;
+`configure_converter` adds the check that a list is a list (done here for the shared one).
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import cattrs
@@ -36,6 +40,10 @@ from ..streaming import StreamingChatMessageContent
 from ..transcript import describe_citation, describe_item
 from ..usage import Usage
 from ..validation import check_flag
+from .collect import acall_tools, call_tools
+
+if TYPE_CHECKING:
+    from .toolset import ToolSet
 
 __all__ = ["ChatResponse", "Run", "ToolRun", "configure_converter"]
 
@@ -294,6 +302,100 @@ class Run:
         raise InvalidValueError(
             f"a result without a call_id answers no pending call{wanted}", path="call_id"
         )
+
+    def call_tools(
+        self,
+        toolset: ToolSet,
+        *,
+        parallel: bool = False,
+        max_workers: int | None = None,
+        timeout: float | None = None,
+    ) -> ChatMessageContent:
+        """Call the pending calls with ``toolset``, recording each result and its duration.
+
+        Each call is made as `semantic_chat.tools.collect.call_tools` makes it (a bad call, a
+        tool's exception or a call past ``timeout`` seconds is an error result; nothing
+        raises), timed from its start to its result; with ``parallel=True`` the calls run at
+        once in a pool of ``max_workers`` threads. Returns the tool message of the new
+        results, in call order (an empty one when nothing was pending).
+
+        Raises:
+            InvalidTypeError: ``toolset`` is not a `ToolSet`, or an option of the wrong type.
+            InvalidValueError: ``max_workers`` below 1, or a ``timeout`` that is not a
+                positive, finite number of seconds.
+        """
+        # Check the options once, as call_tools does, before any call is made.
+        call_tools(
+            ChatMessageContent(AuthorRole.ASSISTANT), toolset,
+            parallel=parallel, max_workers=max_workers, timeout=timeout,
+        )
+        pending = [tool_run for tool_run in self.tool_calls if tool_run.result is None]
+
+        def timed(tool_run: ToolRun) -> tuple[FunctionResultContent, float]:
+            one = ChatMessageContent(AuthorRole.ASSISTANT, items=[tool_run.call])
+            start = time.perf_counter()
+            [result] = call_tools(one, toolset, timeout=timeout).items
+            return result, time.perf_counter() - start  # type: ignore[return-value]
+
+        if parallel and len(pending) > 1:
+            with ThreadPoolExecutor(max_workers, thread_name_prefix="semantic_chat-run") as pool:
+                outcomes = list(pool.map(timed, pending))  # in the order given
+        else:
+            outcomes = [timed(tool_run) for tool_run in pending]
+        return self._record(pending, outcomes)
+
+    async def acall_tools(
+        self,
+        toolset: ToolSet,
+        *,
+        parallel: bool = False,
+        max_workers: int | None = None,
+        timeout: float | None = None,
+    ) -> ChatMessageContent:
+        """Await the pending calls with ``toolset``, recording each result and its duration.
+
+        The asynchronous form of `call_tools`, each call awaited as
+        `semantic_chat.tools.collect.acall_tools` awaits it; with ``parallel=True`` the calls
+        run concurrently, at most ``max_workers`` at a time (no limit when ``None``).
+
+        Raises:
+            InvalidTypeError: as `call_tools`.
+            InvalidValueError: as `call_tools`.
+        """
+        await acall_tools(
+            ChatMessageContent(AuthorRole.ASSISTANT), toolset,
+            parallel=parallel, max_workers=max_workers, timeout=timeout,
+        )
+        pending = [tool_run for tool_run in self.tool_calls if tool_run.result is None]
+        limit = asyncio.Semaphore(max_workers) if parallel and max_workers is not None else None
+
+        async def timed(tool_run: ToolRun) -> tuple[FunctionResultContent, float]:
+            one = ChatMessageContent(AuthorRole.ASSISTANT, items=[tool_run.call])
+            if limit is not None:
+                await limit.acquire()
+            try:
+                start = time.perf_counter()
+                [result] = (await acall_tools(one, toolset, timeout=timeout)).items
+                return result, time.perf_counter() - start  # type: ignore[return-value]
+            finally:
+                if limit is not None:
+                    limit.release()
+
+        if parallel and len(pending) > 1:
+            outcomes = list(await asyncio.gather(*(timed(tool_run) for tool_run in pending)))
+        else:
+            outcomes = [await timed(tool_run) for tool_run in pending]
+        return self._record(pending, outcomes)
+
+    @staticmethod
+    def _record(
+        pending: list[ToolRun], outcomes: list[tuple[FunctionResultContent, float]]
+    ) -> ChatMessageContent:
+        """Store each result and duration on its tool run; return the results' tool message."""
+        for tool_run, (result, seconds) in zip(pending, outcomes, strict=True):
+            tool_run.result = result
+            tool_run.duration = seconds
+        return ChatMessageContent(AuthorRole.TOOL, items=[result for result, _ in outcomes])
 
     def to_messages(self) -> list[ChatMessageContent]:
         """The turn as the history keeps it: the assistant message, then a tool message.

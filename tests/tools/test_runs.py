@@ -8,8 +8,12 @@ hypothesis round-trips generated responses through JSON and through messages.
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import json
 import math
+import threading
+import time
 from typing import Any
 
 import attrs
@@ -769,3 +773,191 @@ def test_role_constructors_refuse_bad_input_where_it_is() -> None:
     )
     with pytest.raises(InvalidTypeError, match=r"^result: object is not a JSON value$"):
         tool(object(), call_id="c")
+
+
+# --- calling the tools of a run ----------------------------------------------------------------
+
+
+def weather_tools() -> Any:
+    from semantic_chat.tools.toolset import ToolSet
+
+    def get_weather(location: str) -> str:
+        """Say the weather at a place."""
+        time.sleep(0.2)
+        return f"The weather in {location} is sunny, 20 degrees celsius."
+
+    def get_time(zone: str) -> str:
+        """Say the time in a zone."""
+        raise RuntimeError(f"no clock for {zone}")
+
+    return ToolSet([get_weather, get_time])
+
+
+def weather_calls() -> ChatMessageContent:
+    return assistant(
+        items=[
+            FunctionCallContent("w1", "get_weather", '{"location": "London"}'),
+            FunctionCallContent("t1", "get_time", {"zone": "CET"}),
+            FunctionCallContent("w2", "get_weather", {"location": "Paris"}),
+            FunctionCallContent("x1", "no_such_tool", {}),
+        ],
+        finish_reason="tool_calls",
+    )
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_run_call_tools_records_results_and_durations_in_call_order(parallel: bool) -> None:
+    run = Run(weather_calls())
+    run.add_result(FunctionResultContent("x1", "answered before"), duration=0.5)
+    start = time.perf_counter()
+    message = run.call_tools(weather_tools(), parallel=parallel, max_workers=4)
+    elapsed = time.perf_counter() - start
+    assert (elapsed < 0.39) if parallel else (elapsed >= 0.4)
+    assert message.role == AuthorRole.TOOL
+    assert [result.call_id for result in message.function_results] == ["w1", "t1", "w2"]
+    assert message.function_results == run.results[:3]
+    london, clock, paris, answered = run.tool_calls
+    assert london.output == "The weather in London is sunny, 20 degrees celsius."
+    assert paris.output == "The weather in Paris is sunny, 20 degrees celsius."
+    assert clock.result is not None
+    assert clock.result.is_error is True
+    assert isinstance(clock.result.inner_content, RuntimeError)
+    assert london.duration is not None
+    assert paris.duration is not None
+    assert clock.duration is not None
+    assert 0.2 <= london.duration < 2
+    assert 0.2 <= paris.duration < 2
+    assert 0 <= clock.duration < 0.2
+    assert (answered.output, answered.duration) == ("answered before", 0.5)
+    assert run.pending == []
+    assert run.call_tools(weather_tools()) == ChatMessageContent(AuthorRole.TOOL)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_run_acall_tools_records_results_and_durations(parallel: bool) -> None:
+    run = Run(weather_calls())
+    start = time.perf_counter()
+    message = asyncio.run(run.acall_tools(weather_tools(), parallel=parallel, max_workers=3))
+    elapsed = time.perf_counter() - start
+    assert (elapsed < 0.39) if parallel else (elapsed >= 0.4)
+    assert [result.call_id for result in message.function_results] == ["w1", "t1", "w2", "x1"]
+    assert [tool_run.result for tool_run in run.tool_calls] == message.function_results
+    assert run.tool_calls[3].result is not None
+    assert run.tool_calls[3].result.is_error is True
+    durations = [tool_run.duration for tool_run in run.tool_calls]
+    assert all(duration is not None and duration >= 0 for duration in durations)
+    assert run.tool_calls[0].duration is not None
+    assert run.tool_calls[0].duration >= 0.2
+
+
+def test_run_call_tools_times_out_a_hanging_tool_and_records_it() -> None:
+    from semantic_chat.tools.toolset import ToolSet
+
+    release = threading.Event()
+
+    def hang() -> str:
+        """Never answers in time."""
+        release.wait(5)
+        return "late"
+
+    def quick() -> str:
+        """Answers."""
+        return "quick"
+
+    run = Run(assistant(items=[FunctionCallContent("h", "hang", {}), FunctionCallContent("q", "quick", {})]))
+    try:
+        run.call_tools(ToolSet([hang, quick]), parallel=True, timeout=0.1)
+    finally:
+        release.set()
+    hung, fast = run.tool_calls
+    assert hung.result is not None
+    assert hung.result.is_error is True
+    assert isinstance(hung.result.inner_content, TimeoutError)
+    assert hung.duration is not None
+    assert 0.1 <= hung.duration < 1
+    assert fast.output == "quick"
+
+
+def test_run_call_tools_refuses_bad_options_before_calling() -> None:
+    run = Run(weather_calls())
+    with pytest.raises(InvalidTypeError, match=r"^toolset: expected a ToolSet, got dict$"):
+        run.call_tools({})  # type: ignore[arg-type]
+    with pytest.raises(InvalidValueError, match=r"^max_workers: expected at least 1, got 0$"):
+        run.call_tools(weather_tools(), parallel=True, max_workers=0)
+    with pytest.raises(InvalidValueError, match=r"^timeout: expected a positive, finite number"):
+        asyncio.run(run.acall_tools(weather_tools(), timeout=-1))
+    assert run.pending == run.message.function_calls  # nothing was called
+
+
+# --- hypothesis: a response streamed in fragments accumulates back ------------------------------
+
+
+def _pieces(draw: st.DrawFn, text: str) -> list[str]:
+    """``text`` cut at a few drawn places (one piece for a short text)."""
+    cuts = sorted(set(draw(st.lists(st.integers(0, len(text)), max_size=3))))
+    bounds = [0, *cuts, len(text)]
+    return [text[a:b] for a, b in itertools.pairwise(bounds) if b > a] or [text]
+
+
+@st.composite
+def streamed_responses(draw: st.DrawFn) -> tuple[ChatResponse, list[ChatMessageContent]]:
+    """A response and a stream that says it: fragments of each turn, tool messages between."""
+    count = draw(st.integers(1, 3))
+    names = st.sampled_from(["get_weather", "search"])
+    words = st.text("abc xyz.", min_size=1, max_size=12)
+    runs_made: list[Run] = []
+    stream: list[ChatMessageContent] = []
+    for number in range(count):
+        last = number == count - 1
+        ids = draw(st.lists(st.text("0123456789", min_size=1, max_size=3), unique=True,
+                            min_size=0 if last else 1, max_size=3))
+        thinking = draw(st.none() | words)
+        text = draw(st.none() | words)
+        calls = [
+            FunctionCallContent(f"{number}_{call_id}", draw(names), json.dumps(
+                draw(st.dictionaries(st.text("xyz", max_size=3), st.integers(0, 9), max_size=2))
+            ))
+            for call_id in ids
+        ]
+        usage = draw(st.none() | usages())
+        finish = draw(st.sampled_from([None, "stop", "tool_calls"]))
+        items: list[Any] = [ReasoningContent(thinking)] if thinking else []
+        items += [TextContent(text)] if text else []
+        run = Run(assistant(items=[*items, *calls], usage=usage, finish_reason=finish))
+        stream.append(StreamingChatMessageContent("assistant"))
+        stream += [
+            StreamingChatMessageContent(None, [StreamingReasoningContent(piece)])
+            for piece in (_pieces(draw, thinking) if thinking else [])
+        ]
+        stream += [StreamingChatMessageContent(None, piece) for piece in (_pieces(draw, text) if text else [])]
+        for index, call in enumerate(calls):
+            assert isinstance(call.arguments, str)
+            for position, piece in enumerate(_pieces(draw, call.arguments)):
+                fragment = (
+                    StreamingFunctionCallContent(call.id, call.name, piece, index=index)
+                    if position == 0
+                    else StreamingFunctionCallContent(None, "", piece, index=index)
+                )
+                stream.append(StreamingChatMessageContent(None, [fragment]))
+        stream.append(StreamingChatMessageContent(None, usage=usage, finish_reason=finish))
+        answered = [not last or draw(st.booleans()) for _ in calls]
+        results = [
+            FunctionResultContent(call.id, draw(words))
+            for call, answers in zip(calls, answered, strict=True)
+            if answers
+        ]
+        for result in results:
+            run.add_result(result)
+        if results:
+            stream.append(tool(results))
+        runs_made.append(run)
+    final = runs_made[-1].message
+    done = final.finish_reason is not None and not final.function_calls
+    return ChatResponse(runs_made, done), stream
+
+
+@settings(max_examples=150, deadline=None)
+@given(streamed_responses())
+def test_a_streamed_response_accumulates_back(case: tuple[ChatResponse, list[ChatMessageContent]]) -> None:
+    response, stream = case
+    assert ChatResponse.accumulate(stream) == response
