@@ -30,6 +30,7 @@ from ..errors import (
     InvalidValueError,
     SemanticChatError,
     SerializationError,
+    StreamMergeError,
     describe_type,
 )
 from ..labels import AuthorRole
@@ -397,6 +398,31 @@ class Run:
             tool_run.duration = seconds
         return ChatMessageContent(AuthorRole.TOOL, items=[result for result, _ in outcomes])
 
+    @classmethod
+    def accumulate(cls, chunks: Iterable[ChatMessageContent]) -> Run:
+        """Build one turn from its stream: its assistant chunks, then any tool messages.
+
+        The chunks merge as `StreamingChatMessageContent.accumulate` merges them, and the
+        tool messages' results pair with the turn's calls, as `ChatResponse.accumulate` does
+        for a stream of several turns.
+
+        Raises:
+            StreamMergeError: no assistant chunk at all, or chunks that cannot merge.
+            InvalidValueError: a second turn (assistant chunks after a tool message), named
+                at its first chunk; and as `ChatResponse.accumulate`.
+            InvalidTypeError: as `ChatResponse.accumulate`.
+        """
+        runs = _stream_runs(chunks)
+        if not runs:
+            raise StreamMergeError("no assistant chunks to accumulate")
+        if len(runs) > 1:
+            raise InvalidValueError(
+                "a second turn starts here, after the tool message: a Run is one turn "
+                "(ChatResponse.accumulate reads several)",
+                path=f"chunks[{runs[1][0]}]",
+            )
+        return runs[0][1]
+
     def to_messages(self) -> list[ChatMessageContent]:
         """The turn as the history keeps it: the assistant message, then a tool message.
 
@@ -505,7 +531,7 @@ class ChatResponse:
                     where, "a ChatMessageContent", describe_type(message)
                 )
             if message.role == AuthorRole.TOOL:
-                _attach_results(runs, message, where)
+                _attach_results(runs[-1] if runs else None, message, where)
             elif message.role == AuthorRole.ASSISTANT:
                 try:
                     runs.append(Run(message))
@@ -536,34 +562,7 @@ class ChatResponse:
                 (``chunks[5].items[0].call_id``).
             StreamMergeError: chunks of one turn that cannot merge (``chunks[3].role``).
         """
-        runs: list[Run] = []
-        turn: list[tuple[int, StreamingChatMessageContent]] = []
-        for index, chunk in enumerate(chunks):
-            where = f"chunks[{index}]"
-            if isinstance(chunk, ChatMessageContent) and chunk.role == AuthorRole.TOOL:
-                if turn:
-                    runs.append(_merged_turn(turn))
-                    turn = []
-                _attach_results(runs, chunk, where)
-            elif isinstance(chunk, StreamingChatMessageContent):
-                if chunk.role is not None and chunk.role != AuthorRole.ASSISTANT:
-                    raise InvalidValueError(
-                        "a response streams assistant turns and tool messages, "
-                        f"got a chunk of role {str(chunk.role)!r}",
-                        path=f"{where}.role",
-                    )
-                turn.append((index, chunk))
-            else:
-                got = (
-                    f"a {type(chunk).__name__} of role {str(chunk.role)!r}"
-                    if isinstance(chunk, ChatMessageContent)
-                    else describe_type(chunk)
-                )
-                raise InvalidTypeError.mismatch(
-                    where, "a StreamingChatMessageContent or a tool message", got
-                )
-        if turn:
-            runs.append(_merged_turn(turn))
+        runs = [run for _, run in _stream_runs(chunks)]
         last = runs[-1] if runs else None
         done = last is not None and last.message.finish_reason is not None and not last.tool_calls
         return cls(runs, done)
@@ -581,6 +580,39 @@ class ChatResponse:
         if usage is not None:
             footer += f" · {_describe_usage(usage)}"
         return "\n\n".join([*blocks, footer])
+
+
+def _stream_runs(chunks: Iterable[ChatMessageContent]) -> list[tuple[int, Run]]:
+    """The runs of a stream, each with the index of the chunk that starts it."""
+    runs: list[tuple[int, Run]] = []
+    turn: list[tuple[int, StreamingChatMessageContent]] = []
+    for index, chunk in enumerate(chunks):
+        where = f"chunks[{index}]"
+        if isinstance(chunk, ChatMessageContent) and chunk.role == AuthorRole.TOOL:
+            if turn:
+                runs.append((turn[0][0], _merged_turn(turn)))
+                turn = []
+            _attach_results(runs[-1][1] if runs else None, chunk, where)
+        elif isinstance(chunk, StreamingChatMessageContent):
+            if chunk.role is not None and chunk.role != AuthorRole.ASSISTANT:
+                raise InvalidValueError(
+                    "a response streams assistant turns and tool messages, "
+                    f"got a chunk of role {str(chunk.role)!r}",
+                    path=f"{where}.role",
+                )
+            turn.append((index, chunk))
+        else:
+            got = (
+                f"a {type(chunk).__name__} of role {str(chunk.role)!r}"
+                if isinstance(chunk, ChatMessageContent)
+                else describe_type(chunk)
+            )
+            raise InvalidTypeError.mismatch(
+                where, "a StreamingChatMessageContent or a tool message", got
+            )
+    if turn:
+        runs.append((turn[0][0], _merged_turn(turn)))
+    return runs
 
 
 def _merged_turn(turn: list[tuple[int, StreamingChatMessageContent]]) -> Run:
@@ -602,9 +634,9 @@ def _merged_turn(turn: list[tuple[int, StreamingChatMessageContent]]) -> Run:
         raise error.at(f"chunks[{turn[0][0]}]") from None
 
 
-def _attach_results(runs: list[Run], message: ChatMessageContent, where: str) -> None:
-    """Pair a tool message's results with the calls of the last run."""
-    if not runs:
+def _attach_results(run: Run | None, message: ChatMessageContent, where: str) -> None:
+    """Pair a tool message's results with the calls of ``run``, the last one before it."""
+    if run is None:
         raise InvalidValueError("a tool message before any assistant turn", path=where)
     for index, item in enumerate(message.items):
         if not isinstance(item, FunctionResultContent):
@@ -612,7 +644,7 @@ def _attach_results(runs: list[Run], message: ChatMessageContent, where: str) ->
                 f"{where}.items[{index}]", "a FunctionResultContent", describe_type(item)
             )
         try:
-            runs[-1].add_result(item)
+            run.add_result(item)
         except SemanticChatError as error:
             raise error.at(f"{where}.items[{index}]") from None
 

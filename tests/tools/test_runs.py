@@ -961,3 +961,21 @@ def streamed_responses(draw: st.DrawFn) -> tuple[ChatResponse, list[ChatMessageC
 def test_a_streamed_response_accumulates_back(case: tuple[ChatResponse, list[ChatMessageContent]]) -> None:
     response, stream = case
     assert ChatResponse.accumulate(stream) == response
+
+
+def test_run_accumulate_reads_one_turn_and_its_results() -> None:
+    stream = weather_stream()
+    run = Run.accumulate(stream[:6])
+    assert run == ChatResponse.accumulate(stream[:6]).runs[0]
+    assert run.tool_calls[0].output == WEATHER
+    assert Run.accumulate(stream[6:]).text == "The current weather in London is sunny."
+    with pytest.raises(InvalidValueError) as raised:
+        Run.accumulate(stream)
+    assert str(raised.value) == (
+        "chunks[6]: a second turn starts here, after the tool message: a Run is one turn "
+        "(ChatResponse.accumulate reads several)"
+    )
+    with pytest.raises(StreamMergeError, match=r"^no assistant chunks to accumulate$"):
+        Run.accumulate([])
+    with pytest.raises(InvalidValueError, match=r"^chunks\[0\]: a tool message before any"):
+        Run.accumulate([tool("x", call_id="a")])
