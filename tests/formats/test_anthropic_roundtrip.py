@@ -446,6 +446,23 @@ def test_a_citation_from_another_format_is_written_as_the_location_it_names():
              "start_char_index": 0, "end_char_index": 19, "document_title": None}]}
 
 
+def test_a_file_id_from_another_format_is_left_out_of_the_citation_with_a_warning():
+    cited = TextContent("green", citations=[
+        Citation(cited_text="The grass is green.", source_index=0, source_start=0,
+                 source_end=19, source_unit="char", file_id="file_1")])
+    message = ChatMessageContent("system", items=[cited])
+    with pytest.warns(ConversionWarning) as caught:
+        written = writing.to_payload([message, ChatMessageContent("user", "Hi")])
+    assert written["system"] == [{"type": "text", "text": "green", "citations": [
+        {"type": "char_location", "cited_text": "The grass is green.", "document_index": 0,
+         "start_char_index": 0, "end_char_index": 19, "document_title": None}]}]
+    assert [str(w.message) for w in caught] == [
+        "messages[0].items[0].citations[0].file_id: dropped: Anthropic Messages cannot carry "
+        "a citation's file_id (a request's citations cannot name a file)"
+    ]
+    validate_anthropic_payload(written)
+
+
 def test_a_url_citation_is_left_out_with_a_warning_and_refused_on_error():
     cited = TextContent("Paris is sunny", citations=[
         Citation(url="https://x.test", title="X", text_start=0, text_end=5)])

@@ -152,7 +152,8 @@ def write_citation(
     result location). One that names no such location (an OpenAI ``url_citation``: Anthropic
     web results need the ``encrypted_index`` only Anthropic gives) or lacks a key the type
     requires is left out as a field loss (warned by default), and so is a span of the text
-    (``text_start`` / ``text_end``): an Anthropic citation supports its whole block.
+    (``text_start`` / ``text_end``): an Anthropic citation supports its whole block. A
+    ``file_id`` from elsewhere is left out the same way: only responses carry one.
 
     Raises:
         UnsupportedContentError: something is left out and ``on_unsupported`` is ``"error"``.
@@ -171,6 +172,11 @@ def write_citation(
     for key, (field, _kind) in layout.items():
         value = getattr(citation, field)
         if value is not None:
+            if key == "file_id" and not kept:
+                # the API gives a file id in a response; a request's citation has no such key
+                what = "a citation's file_id (a request's citations cannot name a file)"
+                unsupported_field(on_unsupported, FORMAT, f"{path}.file_id", what)
+                continue
             written[key] = value
     if kept:  # read from this format: written back as it came
         for key, value in kept.items():
