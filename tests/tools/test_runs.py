@@ -14,7 +14,7 @@ import json
 import math
 import threading
 import time
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 import numpy as np
@@ -979,3 +979,51 @@ def test_run_accumulate_reads_one_turn_and_its_results() -> None:
         Run.accumulate([])
     with pytest.raises(InvalidValueError, match=r"^chunks\[0\]: a tool message before any"):
         Run.accumulate([tool("x", call_id="a")])
+
+
+# --- end to end: recorded OpenAI streams, tools called, the request recorded --------------------
+
+
+def test_recorded_openai_streams_make_a_response_with_its_tools_answered() -> None:
+    from pathlib import Path
+
+    from semantic_chat.formats import openai_chat
+    from semantic_chat.tools import ToolSet
+
+    recorded = json.loads(
+        (Path(__file__).parent.parent / "streaming" / "openai_chat_streams.json").read_text()
+    )
+    payloads = {case["name"]: case["payload"] for case in recorded}
+    first_turn = list(openai_chat.from_stream(payloads["stream_parallel_tool_calls_with_usage"]))
+
+    # named as the recorded stream names the tool
+    def GetWeatherArgs(city: str, country: str, units: Literal["c", "f"] = "c") -> str:
+        """The weather in a city."""
+        return f"{city}, {country}: 12 degrees {units}"
+
+    def get_stock_price(ticker: str, exchange: str) -> dict[str, Any]:
+        """A share's price."""
+        return {"ticker": ticker, "exchange": exchange, "price": 226.5}
+
+    run = Run.accumulate(first_turn)
+    results = run.call_tools(ToolSet([GetWeatherArgs, get_stock_price]), parallel=True)
+    second_turn = list(openai_chat.from_stream(payloads["stream_text_content"]))
+    response = ChatResponse.accumulate([*first_turn, results, *second_turn])
+
+    assert response.done is True
+    assert [len(run.tool_calls) for run in response.runs] == [2, 0]
+    assert [tool_run.output for tool_run in response.tool_calls] == [
+        "Edinburgh, GB: 12 degrees c",
+        {"ticker": "AAPL", "exchange": "NASDAQ", "price": 226.5},
+    ]
+    assert [tool_run.id for tool_run in response.tool_calls] == [
+        "call_JMW1whyEaYG438VE1OIflxA2", "call_DNYTawLBoN8fj3KN6qU9N1Ou"
+    ]
+    assert response.usage == Usage(163, 90, 253, reasoning_tokens=0)
+    assert response.text.startswith("I'm unable to provide real-time weather updates.")
+    # what the history keeps writes back as the Chat Completions messages of the request
+    written = openai_chat.to_payload(response.to_messages())
+    assert [message["role"] for message in written] == ["assistant", "tool", "tool", "assistant"]
+    assert [message.get("tool_call_id") for message in written[1:3]] == [
+        "call_JMW1whyEaYG438VE1OIflxA2", "call_DNYTawLBoN8fj3KN6qU9N1Ou"
+    ]
