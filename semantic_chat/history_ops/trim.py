@@ -297,8 +297,45 @@ def _last(
         else:
             return []
         walk = itertools.chain([(start, stop)], walk)
-    openings: list[int] = []  # the starts of the kept spans, the last span's first
-    partial: ChatMessageContent | None = None
+    taken, partial = _take(
+        messages,
+        walk,
+        tokens_left,
+        messages_left,
+        counter,
+        allow_partial=allow_partial,
+        splitter=splitter,
+        from_end=True,
+    )
+    openings = [start for start, _ in taken]  # the starts of the kept spans, the last first
+    # The kept part opens on a span: drop those that open on a tool message (results whose
+    # calls are not in the history: orphans of the input) and, with ``start_on``, those
+    # before the first that opens with one of its roles.
+    if partial is not None and _opens(partial, starts):
+        return [partial, *messages[openings[-1] : last]] if openings else [partial]
+    while openings and not _opens(messages[openings[-1]], starts):
+        openings.pop()
+    return messages[openings[-1] : last] if openings else []
+
+
+def _take(
+    messages: list[ChatMessageContent],
+    walk: Iterable[tuple[int, int]],
+    tokens_left: int | None,
+    messages_left: int | None,
+    counter: _Counter,
+    *,
+    allow_partial: bool,
+    splitter: Callable[[str], list[str]],
+    from_end: bool,
+) -> tuple[list[tuple[int, int]], ChatMessageContent | None]:
+    """The spans of ``walk`` taken in its order while they fit, and the message cut after them.
+
+    Each message is counted once, when its span comes. The first span that does not fit ends
+    the walk; with ``allow_partial`` it is cut to fit (`_partial`) if it is one message
+    without calls or results.
+    """
+    taken: list[tuple[int, int]] = []
     for start, stop in walk:
         tokens = 0
         if tokens_left is not None:
@@ -312,23 +349,18 @@ def _last(
                 and (messages_left is None or messages_left >= 1)
                 and not _holds_calls(messages[start])
             ):
-                partial = _partial(
-                    messages[start], start, tokens_left, counter, from_end=True, splitter=splitter
+                message = messages[start]
+                cut = _partial(
+                    message, start, tokens_left, counter, from_end=from_end, splitter=splitter
                 )
-            break
+                return taken, cut
+            return taken, None
         if tokens_left is not None:
             tokens_left -= tokens
         if messages_left is not None:
             messages_left -= stop - start
-        openings.append(start)
-    # The kept part opens on a span: drop those that open on a tool message (results whose
-    # calls are not in the history: orphans of the input) and, with ``start_on``, those
-    # before the first that opens with one of its roles.
-    if partial is not None and _opens(partial, starts):
-        return [partial, *messages[openings[-1] : last]] if openings else [partial]
-    while openings and not _opens(messages[openings[-1]], starts):
-        openings.pop()
-    return messages[openings[-1] : last] if openings else []
+        taken.append((start, stop))
+    return taken, None
 
 
 def _opens(message: ChatMessageContent, starts: frozenset[AuthorRole] | None) -> bool:
@@ -353,30 +385,17 @@ def _first(
         messages_left is not None and messages_left < 0
     ):
         return []
-    taken = 0
-    partial: ChatMessageContent | None = None
-    for start, stop in body:
-        tokens = 0
-        if tokens_left is not None:
-            for index in range(start, stop):
-                tokens += checked_count(counter(messages[index]), index)
-        if not _fits(tokens_left, messages_left, tokens, stop - start):
-            if (
-                allow_partial
-                and tokens_left is not None
-                and stop - start == 1
-                and (messages_left is None or messages_left >= 1)
-                and not _holds_calls(messages[start])
-            ):
-                partial = _partial(
-                    messages[start], start, tokens_left, counter, from_end=False, splitter=splitter
-                )
-            break
-        if tokens_left is not None:
-            tokens_left -= tokens
-        if messages_left is not None:
-            messages_left -= stop - start
-        taken += 1
+    kept_spans, partial = _take(
+        messages,
+        body,
+        tokens_left,
+        messages_left,
+        counter,
+        allow_partial=allow_partial,
+        splitter=splitter,
+        from_end=False,
+    )
+    taken = len(kept_spans)
     if ends is not None:
         if partial is not None and partial.role not in ends:
             partial = None
