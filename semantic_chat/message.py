@@ -446,18 +446,8 @@ class ChatMessageContent:
             self, toolset, parallel=parallel, max_workers=max_workers, timeout=timeout
         )
 
-    def call_tools_and_collect_as_message(
-        self,
-        toolset: ToolSet,
-        *,
-        parallel: bool = False,
-        max_workers: int | None = None,
-        timeout: float | None = None,
-    ) -> ChatMessageContent:
-        """`call_tools` under ell's name, for code written against ell's ``Message``."""
-        return self.call_tools(
-            toolset, parallel=parallel, max_workers=max_workers, timeout=timeout
-        )
+    call_tools_and_collect_as_message = call_tools
+    """`call_tools` under ell's name, for code written against ell's ``Message``."""
 
 
 def _subclass_init(
