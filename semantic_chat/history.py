@@ -487,6 +487,15 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
 
     __hash__ = None  # type: ignore[assignment]
 
+    def _repr_html_(self) -> str:
+        """The conversation as HTML, for Jupyter: a section per message, with scoped CSS.
+
+        Tool calls are shown beside their results, as in `semantic_chat.html.render`.
+        """
+        from .html import notebook_html  # noqa: PLC0415 - html sits above the model
+
+        return notebook_html(self)
+
     def __repr__(self) -> str:
         roles = [str(message.role) for message in self._messages]
         count = len(roles)

@@ -328,6 +328,12 @@ class ChatMessageContent:
     def finish_reason(self, value: FinishReason | str | None) -> None:
         self._finish_reason = _as_finish_reason(value)
 
+    def _repr_html_(self) -> str:
+        """The message as HTML, for Jupyter: its section, with CSS (see `semantic_chat.html`)."""
+        from .html import notebook_html  # noqa: PLC0415 - html sits above the model
+
+        return notebook_html(self)
+
     def __repr__(self) -> str:
         """Show the role and items, then the fields that differ from their defaults."""
         shown = []
