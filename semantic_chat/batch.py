@@ -1,0 +1,560 @@
+"""Batch functions over a column of conversations, for Hugging Face datasets, Ray and Dask.
+
+Each function takes a batch of rows and returns a batch of the same kind, its other columns
+untouched, so it can be given as it is to ``datasets.Dataset.map(batched=True)``, Ray Data's
+``map_batches`` and Dask's ``map_partitions``. A batch is one of:
+
+- a dict of lists (any mapping of column name to sequence, such as the batch
+  ``datasets.Dataset.map`` passes);
+- a ``pyarrow.RecordBatch`` or ``pyarrow.Table``;
+- a ``pandas.DataFrame``.
+
+A cell of the conversation column holds one conversation as its format holds it: a list of
+message dicts, a request body or Batch line (a dict), or the same as JSON text (a ``str`` or
+``bytes`` cell is always parsed as JSON). In Arrow the column is a string column of JSON text,
+a list (or struct) column whose values are read as Python lists and dicts (a null struct field
+is read as absent, since Arrow gives every row every field of the struct), or a ``messages``
+column of `arrow_schema`, read as a `semantic-chat` document of those messages. A pandas cell
+is read as it is, numpy arrays (as ``DataFrame`` cells of Arrow lists are) as lists.
+
+What is written: the converted column holds each conversation as one line of JSON text,
+exactly the line ``semantic-chat convert --jsonl`` writes for it (a string column in Arrow);
+``as_json=False`` puts the Python values instead (a dict of lists or a DataFrame only).
+
+Errors: ``on_error="raise"`` (the default) raises the first one, located at its row
+(``row 3: messages[1].role: ...``); ``"null"`` puts ``None`` in the row; ``"record"`` puts
+``None`` and adds a ``problems`` column: for each row a list of texts, empty when the row was
+converted without a loss, else its error (``str`` of a `Problem`), or its losses as
+``warning: ...``. One bad row never stops a job of a million rows.
+
+`arrow_schema` is the Arrow form of our own JSON (``semantic-chat``), written by
+``semantic-chat convert --to parquet``; `to_arrow_table` and `from_arrow_table` go between the
+two. pyarrow and pandas are imported only when a batch of theirs is given; `arrow_schema`
+needs pyarrow (``pip install 'semantic_chat[parquet]'``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Literal
+
+from . import formats, jsoncodec
+from .errors import (
+    InvalidTypeError,
+    InvalidValueError,
+    SemanticChatError,
+    SerializationError,
+    describe_type,
+)
+from .formats import documents
+from .formats.validation import Problem
+from .formats.wire import OnUnsupported
+from .prompt import form_prompt_string
+
+__all__ = [
+    "PROBLEMS",
+    "OnError",
+    "arrow_schema",
+    "convert_batch",
+    "from_arrow_table",
+    "to_arrow_table",
+    "to_prompt_batch",
+    "validate_batch",
+]
+
+OnError = Literal["raise", "null", "record"]
+"""What a batch function does with a row it cannot convert: raise, put ``None``, or put
+``None`` and record why in the `PROBLEMS` column."""
+
+PROBLEMS = "problems"
+"""The name of the column of each row's problems (``on_error="record"``, `validate_batch`)."""
+
+_ON_ERROR = ("raise", "null", "record")
+_SEMANTIC_CHAT = "semantic-chat"
+_MESSAGE_COLUMNS = ("role", "name", "items", "fields")
+_DOCUMENT_KEYS = frozenset({"version", "options", "messages"})
+
+
+def convert_batch(
+    batch: Any,
+    column: str = "messages",
+    source: str | None = None,
+    *,
+    target: str,
+    on_error: OnError = "raise",
+    on_unsupported: OnUnsupported | None = None,
+    max_tokens: int | None = None,
+    as_json: bool = True,
+) -> Any:
+    """Convert each conversation of ``column`` from ``source`` (detected per row) to ``target``.
+
+    Each row is converted as ``semantic-chat convert --jsonl`` converts a line (a request
+    body stays a request body, a Batch line keeps its envelope) and written as the same JSON
+    text, so a dataset mapped with this function holds what the command writes, row for row.
+    What the target cannot carry follows ``on_unsupported`` (`semantic_chat.formats.convert`);
+    a loss it leaves out is a `ConversionWarning`, located at its row, or a ``warning: ...``
+    problem with ``on_error="record"``. ``max_tokens`` is written into a request body that
+    has no output limit (``--max-tokens``; Anthropic's Messages API requires one).
+
+    Returns:
+        A batch of the same kind with ``column`` replaced (and a `PROBLEMS` column added with
+        ``on_error="record"``).
+
+    Raises:
+        SemanticChatError: a row cannot be read or converted (``on_error="raise"``), located
+            at ``row N``; or ``on_error``, ``as_json`` or a format name is not valid.
+    """
+    formats.get(target)  # an unknown name is refused before any row is read
+    if source is not None:
+        formats.get(source)
+    on_error = _check_on_error(on_error)
+
+    def convert_one(row: int, payload: Any) -> tuple[Any, list[str]]:
+        written, notes = _convert(payload, source, target, on_unsupported, max_tokens)
+        return (jsoncodec.dumps(written) if as_json else written), notes
+
+    return _map_rows(batch, column, column, convert_one, on_error, as_json)
+
+
+def validate_batch(
+    batch: Any,
+    column: str = "messages",
+    source: str | None = None,
+    target: str | None = None,
+    *,
+    on_unsupported: OnUnsupported | None = None,
+) -> Any:
+    """Add a `PROBLEMS` column: every problem converting each row to ``target`` would meet.
+
+    The checks are `semantic_chat.formats.validate`'s (reading in ``source``, detected per row,
+    then the rules of ``target``, the row's own format when ``None``); each problem is its
+    ``str``, a warning (what converting would leave out) as ``path: warning: message`` as
+    ``semantic-chat validate`` prints it. An empty list means the row converts without a loss.
+    A cell that is not JSON, or null, has that one problem. Nothing is raised for a row.
+
+    Raises:
+        FormatError: ``source`` or ``target`` is not a registered format's name.
+    """
+    for name in (source, target):
+        if name is not None:
+            formats.get(name)
+    cells = _read_column(batch, column)
+    problems: list[list[str]] = []
+    for cell in cells:
+        try:
+            payload = _payload(cell)
+        except SemanticChatError as error:
+            problems.append([str(error)])
+            continue
+        found = formats.validate(payload, source, target=target, on_unsupported=on_unsupported)
+        problems.append([_problem_text(problem) for problem in found])
+    return _with_columns(batch, {PROBLEMS: _Column(problems, "problems")})
+
+
+def to_prompt_batch(
+    batch: Any,
+    column: str = "messages",
+    tools_column: str | None = None,
+    output: str = "prompt",
+    *,
+    source: str | None = None,
+    on_error: OnError = "raise",
+) -> Any:
+    """Add an ``output`` column: each conversation as the prompt string cleanlab's TLM reads.
+
+    Each row is written by `semantic_chat.prompt.form_prompt_string`, with the tool
+    definitions in ``tools_column`` of the same row when given (a list, a dict, JSON text or
+    null). With ``source`` the row is read in that format first (as a history); without it the
+    payload is given as it is, so OpenAI messages are written byte for byte as cleanlab does.
+
+    Raises:
+        SemanticChatError: a row cannot be read (``on_error="raise"``), located at ``row N``.
+    """
+    if source is not None:
+        formats.get(source)
+    on_error = _check_on_error(on_error)
+    tools_cells = _read_column(batch, tools_column) if tools_column is not None else None
+
+    def prompt_one(row: int, payload: Any) -> tuple[str, list[str]]:
+        tools = None
+        if tools_cells is not None and tools_cells[row] is not None:
+            try:
+                tools = _payload(tools_cells[row])
+            except SemanticChatError as error:
+                raise error.at(tools_column or "") from None
+        if source is not None:
+            payload = formats.get(source).from_payload(payload)
+        return form_prompt_string(payload, tools), []
+
+    return _map_rows(batch, column, output, prompt_one, on_error, True)
+
+
+def arrow_schema() -> Any:
+    """The Arrow schema of our own JSON documents (``semantic-chat``), one row a document.
+
+    - ``version``: ``int64``, the format version (1);
+    - ``options``: ``string``, the request options as JSON text, null when there are none;
+    - ``messages``: a ``list`` of ``struct``: ``role`` (``string``), ``name`` (``string``,
+      null when none), ``items`` (``string``: the message's items as a JSON array, whatever
+      their types, so one schema holds every content type, including your own) and
+      ``fields`` (``string``: the message's other fields, such as ``model_id`` and
+      ``usage``, as a JSON object, null when none).
+
+    Roles and names can be filtered and counted in Arrow, Parquet and SQL engines without
+    parsing JSON; the items, whose shapes are open, stay JSON text.
+
+    Raises:
+        ImportError: pyarrow is not installed (the ``parquet`` extra).
+    """
+    pa = _pyarrow()
+    message = pa.struct(
+        [
+            pa.field("role", pa.string(), nullable=False),
+            pa.field("name", pa.string()),
+            pa.field("items", pa.string(), nullable=False),
+            pa.field("fields", pa.string()),
+        ]
+    )
+    return pa.schema(
+        [
+            pa.field("version", pa.int64(), nullable=False),
+            pa.field("options", pa.string()),
+            pa.field("messages", pa.list_(pa.field("item", message, nullable=False)),
+                     nullable=False),
+        ]
+    )
+
+
+def to_arrow_table(documents_: Iterable[Any]) -> Any:
+    """Put ``semantic-chat`` documents (dicts, or their JSON text) in a table of `arrow_schema`.
+
+    Raises:
+        SerializationError: a document is not JSON text, or not a ``semantic-chat``
+            document (located at ``row N``).
+        ImportError: pyarrow is not installed (the ``parquet`` extra).
+    """
+    pa = _pyarrow()
+    rows = [_arrow_row(document, number) for number, document in enumerate(documents_)]
+    return pa.Table.from_pylist(rows, schema=arrow_schema())
+
+
+def from_arrow_table(table: Any) -> list[dict[str, Any]]:
+    """Read the ``semantic-chat`` documents back from a table (or batch) of `arrow_schema`.
+
+    ``from_arrow_table(to_arrow_table(documents)) == documents`` for our own documents.
+
+    Raises:
+        InvalidValueError: the table has not the columns of `arrow_schema`.
+    """
+    missing = [name for name in ("version", "messages") if name not in table.schema.names]
+    if missing:
+        raise InvalidValueError(
+            f"not a table of arrow_schema(): no {' or '.join(missing)} column"
+        )
+    has_options = "options" in table.schema.names
+    found = []
+    for row in table.to_pylist():
+        document: dict[str, Any] = {"version": row["version"]}
+        if has_options and row["options"] is not None:
+            document["options"] = jsoncodec.loads(row["options"])
+        document["messages"] = [_message_of(message) for message in row["messages"]]
+        found.append(document)
+    return found
+
+
+# --- rows -------------------------------------------------------------------------------------
+
+
+def _convert(
+    payload: Any,
+    source: str | None,
+    target: str,
+    on_unsupported: OnUnsupported | None,
+    max_tokens: int | None,
+) -> tuple[Any, list[str]]:
+    """Convert one payload as the command line's ``transform`` does; return it and its losses."""
+    unwrapped = documents.unwrap(payload)
+    body = unwrapped.body
+    try:
+        reader = formats.get(source if source is not None else formats.detect(body))
+        history = reader.from_payload(body)
+    except SemanticChatError as error:
+        raise error.at(unwrapped.path) from None
+    writer = formats.get(target)
+    request = documents.is_request(body) or history.options is not None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if request and writer.to_request is not None:
+            if history.options is not None and history.options.max_tokens is None:
+                history.options.max_tokens = max_tokens
+            written = writer.to_request(history, on_unsupported=on_unsupported)
+        else:
+            written = writer.to_payload(history, on_unsupported=on_unsupported)
+    if unwrapped.wrap is not None:
+        written = unwrapped.wrap(written, target)
+    return written, [str(note.message) for note in caught]
+
+
+def _map_rows(  # noqa: PLR0917 - private; every caller passes all six
+    batch: Any,
+    column: str,
+    output: str,
+    function: Callable[[int, Any], tuple[Any, list[str]]],
+    on_error: OnError,
+    as_json: bool,
+) -> Any:
+    """Apply ``function`` to each row number and cell of ``column``; results go in ``output``."""
+    kind = _kind(batch)
+    if not as_json and kind == "arrow":
+        raise InvalidValueError(
+            "as_json=False applies to a dict of lists or a DataFrame: an Arrow column of "
+            "conversations is JSON text (or use to_arrow_table for semantic-chat documents)",
+            path="as_json",
+        )
+    cells = _read_column(batch, column)
+    results: list[Any] = []
+    problems: list[list[str]] = []
+    for row, cell in enumerate(cells):
+        try:
+            result, notes = function(row, _payload(cell))
+        except (SemanticChatError, ValueError, TypeError) as error:
+            if on_error == "raise":
+                raise _at_row(error, row) from None
+            results.append(None)
+            problems.append([_error_text(error)])
+            continue
+        results.append(result)
+        if on_error == "record":
+            problems.append([f"warning: {note}" for note in notes])
+        else:
+            for note in notes:
+                warnings.warn(f"row {row}: {note}", formats.ConversionWarning, stacklevel=3)
+    added = {output: _Column(results, "json" if as_json else "objects")}
+    if on_error == "record":
+        added[PROBLEMS] = _Column(problems, "problems")
+    return _with_columns(batch, added)
+
+
+def _payload(cell: Any) -> Any:
+    """The conversation a cell holds: JSON text parsed, numpy arrays as lists.
+
+    Raises:
+        SerializationError: the text is not JSON.
+        InvalidValueError: the cell is null.
+    """
+    if cell is None:
+        raise InvalidValueError("no conversation (the cell is null)")
+    if isinstance(cell, (str, bytes, bytearray, memoryview)):
+        return jsoncodec.loads(cell)
+    return _plain(cell)
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with numpy arrays (pandas cells of Arrow lists) made lists, all the way down."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", 0) > 0:
+        return [_plain(item) for item in value.tolist()]
+    return value
+
+
+def _without_nulls(value: Any) -> Any:
+    """An Arrow struct value as the dict it was made from: null fields left out."""
+    if isinstance(value, dict):
+        return {key: _without_nulls(item) for key, item in value.items() if item is not None}
+    if isinstance(value, list):
+        return [_without_nulls(item) for item in value]
+    return value
+
+
+def _at_row(error: Exception, row: int) -> SemanticChatError:
+    """The error located at its row: ``row 3: messages[1].role: ...``."""
+    if not isinstance(error, SemanticChatError):
+        return InvalidValueError(" ".join(str(error).split()), path=f"row {row}")
+    return error.with_path(f"row {row}: {error.path}" if error.path else f"row {row}")
+
+
+def _error_text(error: Exception) -> str:
+    if isinstance(error, SemanticChatError):
+        return str(Problem(error.path, error.detail))
+    return " ".join(str(error).split())
+
+
+def _problem_text(problem: Problem) -> str:
+    if problem.severity == "warning":
+        return f"{problem.path}: warning: {problem.message}" if problem.path else (
+            f"warning: {problem.message}"
+        )
+    return str(problem)
+
+
+def _check_on_error(on_error: Any) -> OnError:
+    if on_error not in _ON_ERROR:
+        raise InvalidValueError(
+            f"expected one of {', '.join(map(repr, _ON_ERROR))}, got {on_error!r}",
+            path="on_error",
+        )
+    return on_error  # type: ignore[no-any-return]
+
+
+# --- batch kinds ------------------------------------------------------------------------------
+
+
+def _kind(batch: Any) -> Literal["mapping", "arrow", "pandas"]:
+    """Tell a batch's kind without importing pyarrow or pandas.
+
+    Raises:
+        InvalidTypeError: it is none of the kinds.
+    """
+    if isinstance(batch, Mapping):
+        return "mapping"
+    module = type(batch).__module__.split(".")[0]
+    name = type(batch).__name__
+    if module == "pyarrow" and name in ("RecordBatch", "Table"):
+        return "arrow"
+    if module == "pandas" and name == "DataFrame":
+        return "pandas"
+    raise InvalidTypeError.mismatch(
+        "batch",
+        "a dict of lists, a pyarrow RecordBatch or Table, or a pandas DataFrame",
+        describe_type(batch),
+    )
+
+
+def _read_column(batch: Any, column: str) -> Sequence[Any]:
+    """The cells of ``column`` as Python values, per the module's rules for each kind.
+
+    Raises:
+        InvalidValueError: the batch has no such column.
+    """
+    kind = _kind(batch)
+    names = list(batch.keys()) if kind == "mapping" else list(
+        batch.schema.names if kind == "arrow" else batch.columns
+    )
+    if column not in names:
+        raise InvalidValueError(
+            f"no column {column!r} (the columns: {', '.join(map(str, names)) or 'none'})",
+            path="column",
+        )
+    if kind == "mapping":
+        return list(batch[column])
+    if kind == "pandas":
+        return list(batch[column].tolist())
+    values = batch.column(column)
+    pa = _pyarrow()
+    if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
+        return list(values.to_pylist())
+    if values.type == arrow_schema().field("messages").type:
+        return [
+            None if cell is None else {
+                "version": 1, "messages": [_message_of(message) for message in cell]
+            }
+            for cell in values.to_pylist()
+        ]
+    return [_without_nulls(cell) for cell in values.to_pylist()]
+
+
+class _Column:
+    """Values for a new or replaced column, and what they are (for the Arrow type)."""
+
+    def __init__(self, values: list[Any], what: Literal["json", "objects", "problems"]) -> None:
+        self.values = values
+        self.what = what
+
+
+def _with_columns(batch: Any, added: dict[str, _Column]) -> Any:
+    """A batch of the same kind with ``added`` columns replaced or appended, the rest as given."""
+    kind = _kind(batch)
+    if kind == "mapping":
+        out = {name: batch[name] for name in batch}
+        out.update({name: column.values for name, column in added.items()})
+        return out
+    if kind == "pandas":
+        frame = batch.copy(deep=False)
+        for name, column in added.items():
+            frame[name] = column.values
+        return frame
+    pa = _pyarrow()
+    names = list(batch.schema.names)
+    arrays = [batch.column(index) for index in range(len(names))]
+    for name, column in added.items():
+        kind_of = pa.list_(pa.string()) if column.what == "problems" else pa.string()
+        array = pa.array(column.values, type=kind_of)
+        if name in names:
+            arrays[names.index(name)] = array
+        else:
+            names.append(name)
+            arrays.append(array)
+    return type(batch).from_arrays(arrays, names=names)
+
+
+# --- the Arrow schema -------------------------------------------------------------------------
+
+
+def _arrow_row(document: Any, number: int) -> dict[str, Any]:
+    where = f"row {number}"
+    if isinstance(document, (str, bytes)):
+        try:
+            document = jsoncodec.loads(document)
+        except SemanticChatError as error:
+            raise error.at(where) from None
+    if not isinstance(document, dict) or "messages" not in document:
+        raise SerializationError(
+            f"expected a semantic-chat document (version and messages), got "
+            f"{describe_type(document)}",
+            path=where,
+        )
+    extra = sorted(set(document) - _DOCUMENT_KEYS)
+    if extra:
+        raise SerializationError(
+            f"{', '.join(extra)}: not a field of a semantic-chat document", path=where
+        )
+    options = document.get("options")
+    messages = []
+    for index, message in enumerate(document["messages"]):
+        if not isinstance(message, dict) or "role" not in message or "items" not in message:
+            raise SerializationError(
+                "expected a message with a role and items", path=f"{where}.messages[{index}]"
+            )
+        rest = {key: value for key, value in message.items() if key not in _MESSAGE_COLUMNS}
+        messages.append(
+            {
+                "role": message["role"],
+                "name": message.get("name"),
+                "items": jsoncodec.dumps(message["items"]),
+                "fields": jsoncodec.dumps(rest) if rest else None,
+            }
+        )
+    return {
+        "version": document.get("version", 1),
+        "options": None if options is None else jsoncodec.dumps(options),
+        "messages": messages,
+    }
+
+
+def _message_of(row: dict[str, Any]) -> dict[str, Any]:
+    """A message of our JSON from its `arrow_schema` struct, keys in the order we write them."""
+    message: dict[str, Any] = {"role": row["role"], "items": jsoncodec.loads(row["items"])}
+    if row.get("name") is not None:
+        message["name"] = row["name"]
+    if row.get("fields") is not None:
+        message.update(jsoncodec.loads(row["fields"]))
+    return message
+
+
+def _pyarrow() -> Any:
+    """Import pyarrow, or say which extra brings it.
+
+    Raises:
+        ImportError: it is not installed.
+    """
+    try:
+        return importlib.import_module("pyarrow")
+    except ImportError:
+        raise ImportError(
+            "this needs pyarrow: pip install 'semantic_chat[parquet]' (or [datasets], [dask])"
+        ) from None

@@ -1,0 +1,362 @@
+"""Batch functions over columns: dicts of lists, Arrow batches and tables, pandas frames.
+
+The acceptance test maps a ``datasets.Dataset`` of 10,000 generated conversations with
+``convert_batch`` in two processes and checks it holds, row for row, what
+``semantic-chat convert --jsonl`` writes for the same lines.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import warnings
+from pathlib import Path
+from typing import Any
+
+import datasets
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+from semantic_chat import FormatError, InvalidTypeError, InvalidValueError, SerializationError
+from semantic_chat.batch import (
+    PROBLEMS,
+    arrow_schema,
+    convert_batch,
+    from_arrow_table,
+    to_arrow_table,
+    to_prompt_batch,
+    validate_batch,
+)
+from semantic_chat.formats import ConversionWarning
+from semantic_chat.prompt import form_prompt_string
+from tests.cli.cli_helpers import COMMAND
+
+GOOD = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]
+BAD = [{"role": "user", "content": 5}]
+GOOD_ANTHROPIC = '{"system":"Be brief.","messages":[{"role":"user","content":"Hi"}]}'
+GOOD_OURS = (
+    '{"version":1,"messages":[{"role":"system","items":[{"type":"text","text":"Be brief."}]},'
+    '{"role":"user","items":[{"type":"text","text":"Hi"}]}]}'
+)
+BAD_PROBLEM = "messages[0].content: expected str or list, got int"
+REFUSAL = [
+    {"role": "user", "content": "Hi"},
+    {"role": "assistant", "content": None, "refusal": "I cannot help with that."},
+]
+
+
+def _rows() -> dict[str, list[Any]]:
+    return {"id": [7, 8, 9], "messages": [GOOD, json.dumps(GOOD), BAD]}
+
+
+# --- a dict of lists --------------------------------------------------------------------------
+
+
+def test_dict_record_converts_good_rows_and_records_the_bad_one():
+    out = convert_batch(_rows(), target="anthropic", on_error="record")
+    assert out == {
+        "id": [7, 8, 9],
+        "messages": [GOOD_ANTHROPIC, GOOD_ANTHROPIC, None],
+        PROBLEMS: [[], [], [BAD_PROBLEM]],
+    }
+
+
+def test_dict_null_puts_none_and_adds_no_column():
+    out = convert_batch(_rows(), target="anthropic", on_error="null")
+    assert out == {"id": [7, 8, 9], "messages": [GOOD_ANTHROPIC, GOOD_ANTHROPIC, None]}
+
+
+def test_dict_raise_is_located_at_the_row():
+    with pytest.raises(FormatError) as caught:
+        convert_batch(_rows(), target="anthropic")
+    assert str(caught.value) == f"row 2: {BAD_PROBLEM}"
+
+
+def test_as_json_false_gives_python_values():
+    out = convert_batch({"messages": [GOOD]}, target="anthropic", as_json=False)
+    assert out == {
+        "messages": [{"system": "Be brief.", "messages": [{"role": "user", "content": "Hi"}]}]
+    }
+
+
+def test_the_input_batch_is_left_as_it_was():
+    rows = _rows()
+    convert_batch(rows, target="anthropic", on_error="record")
+    assert rows == _rows()
+
+
+def test_a_null_cell_and_text_that_is_not_json_are_row_errors():
+    out = convert_batch({"messages": [None, "{nope"]}, target="anthropic", on_error="record")
+    assert out["messages"] == [None, None]
+    assert out[PROBLEMS][0] == ["no conversation (the cell is null)"]
+    assert len(out[PROBLEMS][1]) == 1
+    assert out[PROBLEMS][1][0].startswith("line 1, column 2: ") or "JSON" in out[PROBLEMS][1][0]
+
+
+def test_a_loss_is_a_warning_problem_or_a_located_warning():
+    out = convert_batch(
+        {"messages": [REFUSAL]}, target="gemini", on_error="record", on_unsupported="warn"
+    )
+    assert out["messages"][0] is not None
+    (problem,) = out[PROBLEMS][0]
+    assert problem.startswith("warning: ")
+    with pytest.warns(ConversionWarning) as caught:
+        convert_batch({"messages": [GOOD, REFUSAL]}, target="gemini", on_unsupported="warn")
+    assert [str(note.message) for note in caught] == [f"row 1: {problem[len('warning: '):]}"]
+
+
+def test_a_row_without_losses_records_an_empty_list_and_warns_nothing():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = convert_batch({"messages": [GOOD]}, target="openai-chat", on_error="record")
+    assert out == {"messages": [json.dumps(GOOD, separators=(",", ":"))], PROBLEMS: [[]]}
+
+
+def test_source_given_and_request_bodies_and_batch_lines_as_the_cli_converts_them():
+    body = {"model": "gpt-4o", "messages": GOOD}
+    line = {"custom_id": "a", "method": "POST", "url": "/v1/chat/completions", "body": body}
+    out = convert_batch(
+        {"messages": [body, line]}, source="openai-chat", target="anthropic", as_json=False,
+        max_tokens=100,
+    )
+    request = {
+        "model": "gpt-4o",
+        "max_tokens": 100,
+        "system": "Be brief.",
+        "messages": [{"role": "user", "content": "Hi"}],
+    }
+    assert out["messages"][0]["model"] == "gpt-4o"
+    assert out["messages"][0]["system"] == "Be brief."
+    assert out["messages"][1]["custom_id"] == "a"
+    assert {key: out["messages"][1]["params"][key] for key in request} == request
+
+
+def test_options_are_checked_before_any_row():
+    with pytest.raises(FormatError, match="unknown format 'nope'"):
+        convert_batch(_rows(), target="nope")
+    with pytest.raises(InvalidValueError) as caught:
+        convert_batch(_rows(), target="anthropic", on_error="skip")  # type: ignore[arg-type]
+    assert str(caught.value) == "on_error: expected one of 'raise', 'null', 'record', got 'skip'"
+    with pytest.raises(InvalidValueError, match=r"column: no column 'text' \(the columns: id, "):
+        convert_batch(_rows(), "text", target="anthropic")
+    with pytest.raises(InvalidTypeError, match="batch: expected a dict of lists"):
+        convert_batch([GOOD], target="anthropic")
+
+
+# --- Arrow ------------------------------------------------------------------------------------
+
+
+def test_arrow_table_of_json_text_record():
+    table = pa.table({"id": [7, 8], "messages": [json.dumps(GOOD), json.dumps(BAD)]})
+    out = convert_batch(table, target="anthropic", on_error="record")
+    assert isinstance(out, pa.Table)
+    assert out.schema == pa.schema(
+        [("id", pa.int64()), ("messages", pa.string()), (PROBLEMS, pa.list_(pa.string()))]
+    )
+    assert out.to_pydict() == {
+        "id": [7, 8], "messages": [GOOD_ANTHROPIC, None], PROBLEMS: [[], [BAD_PROBLEM]]
+    }
+
+
+def test_arrow_record_batch_of_structs_null_fields_read_as_absent():
+    # Arrow gives both rows the struct's fields: the first message's missing "name" is null.
+    rows = [{"messages": GOOD}, {"messages": [{"role": "user", "content": "x", "name": "ada"}]}]
+    batch = pa.RecordBatch.from_pylist(rows)
+    out = convert_batch(batch, target="openai-chat", on_error="null")
+    assert isinstance(out, pa.RecordBatch)
+    assert out.column("messages").to_pylist() == [
+        json.dumps(GOOD, separators=(",", ":")),
+        '[{"role":"user","name":"ada","content":"x"}]',
+    ]
+
+
+def test_arrow_as_json_false_is_refused():
+    with pytest.raises(InvalidValueError, match=r"^as_json: as_json=False applies to a dict"):
+        convert_batch(pa.table({"messages": [json.dumps(GOOD)]}), target="anthropic",
+                      as_json=False)
+
+
+# --- pandas -----------------------------------------------------------------------------------
+
+
+def test_pandas_frame_keeps_index_and_other_columns():
+    frame = pd.DataFrame({"id": [7, 8], "messages": [GOOD, BAD]}, index=[10, 20])
+    out = convert_batch(frame, target="anthropic", on_error="record")
+    assert isinstance(out, pd.DataFrame)
+    assert list(out.index) == [10, 20]
+    assert out.to_dict("list") == {
+        "id": [7, 8], "messages": [GOOD_ANTHROPIC, None], PROBLEMS: [[], [BAD_PROBLEM]]
+    }
+    assert frame["messages"].tolist() == [GOOD, BAD]
+
+
+def test_pandas_cells_from_arrow_lists_are_read_as_lists():
+    frame = pa.Table.from_pylist([{"messages": GOOD}]).to_pandas()
+    out = convert_batch(frame, target="anthropic", as_json=False)
+    assert out["messages"].tolist() == [
+        {"system": "Be brief.", "messages": [{"role": "user", "content": "Hi"}]}
+    ]
+
+
+# --- validate_batch and to_prompt_batch -------------------------------------------------------
+
+
+def test_validate_batch_lists_every_problem_per_row():
+    out = validate_batch(
+        {"messages": [GOOD, BAD, None, REFUSAL]}, target="gemini", on_unsupported="warn"
+    )
+    assert out[PROBLEMS][:3] == [[], [BAD_PROBLEM], ["no conversation (the cell is null)"]]
+    (warning,) = out[PROBLEMS][3]
+    assert warning.startswith("messages[1].items[0]: warning: ")
+
+
+def test_validate_batch_on_arrow_adds_a_list_column():
+    out = validate_batch(pa.table({"messages": [json.dumps(GOOD), json.dumps(BAD)]}))
+    assert out.column(PROBLEMS).to_pylist() == [[], [BAD_PROBLEM]]
+
+
+def test_to_prompt_batch_with_tools_column():
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {}}}]
+    out = to_prompt_batch(
+        {"messages": [GOOD, GOOD], "tools": [None, json.dumps(tools)]}, tools_column="tools"
+    )
+    assert out["prompt"][0] == "System: Be brief.\n\nUser: Hi\n\nAssistant:"
+    assert out["prompt"][1] == form_prompt_string(GOOD, tools)
+    assert '\n<tools>\n{"type":"function","function":{"name":"f","parameters":{}}}\n</tools>' in (
+        out["prompt"][1]
+    )
+    assert out["messages"] == [GOOD, GOOD]
+
+
+def test_to_prompt_batch_record_on_a_row_it_cannot_read():
+    out = to_prompt_batch(
+        {"messages": [GOOD, "not json"]}, output="text", on_error="record", source="openai-chat"
+    )
+    assert out["text"][0] == "System: Be brief.\n\nUser: Hi\n\nAssistant:"
+    assert out["text"][1] is None
+    assert len(out[PROBLEMS][1]) == 1
+
+
+# --- the Arrow schema of our JSON -------------------------------------------------------------
+
+
+def test_arrow_schema_round_trip_and_read_by_convert_batch():
+    ours = json.loads(GOOD_OURS)
+    named = {
+        "version": 1,
+        "options": {"model_id": "m"},
+        "messages": [
+            {"role": "user", "items": [{"type": "text", "text": "x"}], "name": "ada"},
+            {"role": "assistant", "items": [{"type": "text", "text": "y"}],
+             "finish_reason": "stop", "model_id": "m"},
+        ],
+    }
+    table = to_arrow_table([GOOD_OURS, named])
+    assert table.schema == arrow_schema()
+    assert table.column("messages").to_pylist()[1] == [
+        {"role": "user", "name": "ada", "items": '[{"type":"text","text":"x"}]', "fields": None},
+        {"role": "assistant", "name": None, "items": '[{"type":"text","text":"y"}]',
+         "fields": '{"finish_reason":"stop","model_id":"m"}'},
+    ]
+    assert table.column("options").to_pylist() == [None, '{"model_id":"m"}']
+    assert from_arrow_table(table) == [ours, named]
+    with pytest.warns(ConversionWarning, match="^row 1: messages.0..name: dropped: "):
+        out = convert_batch(table.select(["messages"]), target="anthropic")
+    assert out.column("messages").to_pylist()[0] == GOOD_ANTHROPIC
+
+
+def test_to_arrow_table_refuses_what_is_not_our_json():
+    with pytest.raises(SerializationError) as caught:
+        to_arrow_table([GOOD_OURS, {"messages": [{"role": "user"}]}])
+    assert str(caught.value) == "row 1.messages[0]: expected a message with a role and items"
+    with pytest.raises(SerializationError, match=r"^row 0: model: not a field"):
+        to_arrow_table([{"version": 1, "messages": [], "model": "x"}])
+
+
+# --- acceptance: datasets.map(num_proc=2) equals the command line, row for row ------------------
+
+_WORDS = ("weather", "Paris", "naïve", "日本語", "tool", "café", "résumé", "🙂", "data", "plan")
+
+
+def _text(r: random.Random) -> str:
+    return " ".join(r.choice(_WORDS) for _ in range(r.randint(1, 12)))
+
+
+def _conversation(r: random.Random, number: int) -> Any:
+    """One Chat Completions conversation of a varied shape; every 500th is invalid."""
+    if number % 500 == 499:
+        return [{"role": "user", "content": number}]
+    messages: list[dict[str, Any]] = [{"role": "system", "content": _text(r)}]
+    for turn in range(r.randint(1, 4)):
+        if r.random() < 0.3:
+            messages.append({"role": "user", "content": [
+                {"type": "text", "text": _text(r)},
+                {"type": "image_url", "image_url": {"url": f"https://example.com/{number}.png"}},
+            ]})
+        else:
+            messages.append({"role": "user", "content": _text(r), "name": f"user{turn}"})
+        if r.random() < 0.4:
+            call_id = f"call_{number}_{turn}"
+            arguments = json.dumps({"city": _text(r), "n": r.randint(0, 99)})
+            messages.append({"role": "assistant", "content": None, "tool_calls": [
+                {"id": call_id, "type": "function",
+                 "function": {"name": "get_weather", "arguments": arguments}}
+            ]})
+            messages.append({"role": "tool", "tool_call_id": call_id, "content": _text(r)})
+        messages.append({"role": "assistant", "content": _text(r)})
+    if number % 7 == 0:
+        return {"model": "gpt-4o", "temperature": 0.5, "messages": messages}
+    return messages
+
+
+def test_datasets_map_in_two_processes_equals_the_cli_row_for_row(tmp_path: Path):
+    r = random.Random(23)
+    lines = [json.dumps(_conversation(r, number), ensure_ascii=False) for number in range(10_000)]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    target = tmp_path / "out.jsonl"
+    done = subprocess.run(
+        [COMMAND, "convert", str(source), "--to", "anthropic", "-o", str(target),
+         "--skip-invalid", "--max-tokens", "1024", "-q"],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    # The command reports "semantic-chat: line N: skipped: ..." and
+    # "semantic-chat: warning: line N: ..." on stderr, each located at its line.
+    skipped, cli_warnings = [], {}
+    for report in done.stderr.splitlines():
+        prefix, _, rest = report.partition(": ")
+        assert prefix == "semantic-chat", report
+        if rest.startswith("warning: line "):
+            place, _, note = rest[len("warning: line "):].partition(": ")
+            cli_warnings.setdefault(int(place.replace(",", "")) - 1, []).append(
+                f"warning: {note}"
+            )
+        else:
+            place, _, note = rest.partition(": ")
+            assert note.startswith("skipped: "), report
+            skipped.append(int(place.split()[1].replace(",", "")) - 1)
+    assert skipped == list(range(499, 10_000, 500))
+    assert len(cli_warnings) > 1000  # user names Anthropic cannot carry
+    cli = target.read_text(encoding="utf-8").splitlines()
+
+    dataset = datasets.Dataset.from_dict({"id": list(range(10_000)), "messages": lines})
+    mapped = dataset.map(
+        convert_batch,
+        batched=True,
+        num_proc=2,
+        fn_kwargs={"target": "anthropic", "on_error": "record", "max_tokens": 1024},
+        cache_file_name=str(tmp_path / "mapped.arrow"),
+    )
+    assert mapped["id"] == list(range(10_000))
+    rows = mapped["messages"]
+    assert [number for number, row in enumerate(rows) if row is None] == skipped
+    assert [row for row in rows if row is not None] == cli
+    problems = mapped[PROBLEMS]
+    assert {
+        number: found for number, found in enumerate(problems)
+        if found and number not in skipped
+    } == cli_warnings
+    assert problems[499] == ["messages[0].content: expected str or list, got int"]
