@@ -75,6 +75,7 @@ SECTIONS = {
     "streaming": ("bench_streaming.py", "Accumulating a stream"),
     "png": ("bench_png.py", "PNG: 10-megapixel RGB encode and decode"),
     "construct": ("bench_construct.py", "Constructing by hand, and the cost of type checks"),
+    "html": ("bench_html.py", "Rendering a conversation as an HTML page"),
 }
 
 Conversation = list[dict[str, Any]]
