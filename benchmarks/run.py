@@ -76,6 +76,7 @@ SECTIONS = {
     "png": ("bench_png.py", "PNG: 10-megapixel RGB encode and decode"),
     "construct": ("bench_construct.py", "Constructing by hand, and the cost of type checks"),
     "html": ("bench_html.py", "Rendering a conversation as an HTML page"),
+    "scale": ("bench_scale.py", "Conversations at scale: the CLI, datasets.map and Dask"),
 }
 
 Conversation = list[dict[str, Any]]

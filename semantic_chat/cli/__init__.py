@@ -26,6 +26,7 @@ from types import FrameType
 from typing import NoReturn
 
 from .. import __version__, formats
+from ..html import THEMES
 from .commands import PROG, convert, example, list_formats, show, validate
 from .files import CommandError
 from .pipeline import describe_error
@@ -150,9 +151,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub = command(
         "show",
         show,
-        "print a conversation as a readable transcript",
+        "print a conversation as a readable transcript, or write it as an HTML page",
+        "With --html a conversation is one self-contained page (inline CSS, no script, no\n"
+        "external request), to standard output or -o FILE. A JSONL file gives, with -o DIR,\n"
+        "a page per line (conversation-N.html) and an index.html listing them, or with\n"
+        "--line N the page of line N.\n\n"
         "examples:\n  semantic-chat example | semantic-chat show\n"
-        "  semantic-chat show chats.jsonl --color always | less -R",
+        "  semantic-chat show chats.jsonl --color always | less -R\n"
+        "  semantic-chat example | semantic-chat show --html -o example.html\n"
+        "  semantic-chat show chats.jsonl --html -o pages/\n"
+        "  semantic-chat show chats.jsonl --line 3 --html --theme dark > line-3.html",
     )
     _add_input(sub)
     sub.add_argument(
@@ -166,6 +174,33 @@ def build_parser() -> argparse.ArgumentParser:
         "--color", choices=("auto", "always", "never"), default="auto",
         help="colour the transcript: auto (when stdout is a terminal and NO_COLOR is unset, "
         "the default), always or never",
+    )
+    sub.add_argument(
+        "--line", type=_line_number, metavar="N",
+        help="show only line N of a JSONL file (counted from 1, as an editor counts)",
+    )
+    sub.add_argument(
+        "--html", action="store_true",
+        help="write an HTML page instead of a transcript (a JSONL file: a page per line and "
+        "an index, with -o DIR)",
+    )
+    sub.add_argument(
+        "-o", "--output", metavar="PATH",
+        help="with --html: the page's file (written atomically, never onto the input), or "
+        "for a JSONL file the directory of its pages (made when missing)",
+    )
+    sub.add_argument(
+        "--theme", choices=THEMES,
+        help="with --html: the colours: auto (the reader's light or dark preference, the "
+        "default), light or dark",
+    )
+    sub.add_argument(
+        "--title", metavar="TEXT",
+        help="with --html: the page's title (default: the input file's name)",
+    )
+    sub.add_argument(
+        "-q", "--quiet", action="store_true",
+        help="with --html -o DIR: no progress bar and no summary",
     )
 
     command("formats", list_formats, "list the formats and what each carries")
@@ -222,6 +257,16 @@ def _max_problems(text: str) -> int:
     if count < 0:
         raise argparse.ArgumentTypeError(f"expected a whole number of problems, got {text!r}")
     return count
+
+
+def _line_number(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a line number of 1 or more, got {text!r}")
+    return number
 
 
 def _positive(text: str) -> int:

@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,9 @@ from .. import formats, jsoncodec
 from ..errors import SemanticChatError
 from ..example import example_history
 from ..history import ChatHistory
+from ..html import render
 from ..transcript import render_transcript, summarize
+from . import pages
 from .files import (
     CommandError,
     Input,
@@ -41,6 +43,7 @@ PROG = "semantic-chat"
 _BOLD = "\x1b[1m"
 _DIM = "\x1b[2m"
 _RESET = "\x1b[0m"
+_BOM = b"\xef\xbb\xbf"
 
 
 def example(args: argparse.Namespace) -> int:
@@ -242,31 +245,150 @@ def _in_line(number: int, problem: formats.Problem) -> tuple[str, formats.Proble
 
 
 def show(args: argparse.Namespace) -> int:
-    """Print a conversation, or each in a JSONL file, as a readable transcript."""
+    """Print a conversation, or each in a JSONL file, as a transcript or an HTML page.
+
+    ``--line N`` picks one line of a JSONL file. With ``--html`` a document (or that line)
+    is one page, to standard output or ``-o FILE``; a whole JSONL file is a directory
+    (``-o DIR``) of one page per conversation and an index (`_show_pages`).
+    """
+    if not args.html:
+        for given, option in ((args.output, "-o/--output"), (args.theme, "--theme"),
+                              (args.title, "--title")):
+            if given is not None:
+                raise CommandError(f"{option} applies to --html pages only", 2)
     color = args.color == "always" or (
         args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     )
     with open_input(args.input) as source:
-        if not is_jsonl(source, args.jsonl):
+        jsonl = is_jsonl(source, args.jsonl)
+        if args.line is not None and not jsonl:
+            raise CommandError(
+                f"--line {args.line}: {source.name} is one JSON document, not JSONL "
+                "(pass --jsonl if it holds one conversation a line)", 2,
+            )
+        if args.html:
+            return _show_html(args, source, jsonl)
+        if not jsonl:
             _, history = _read(args.source, read_document(source))
             print(_transcript(history, color))
             return 0
         first = True
+        for number, raw in _lines(source, args.line):
+            name, history = _read_line(args, number, raw)
+            heading = f"══ line {number:,} · {name}"
+            if not first:
+                print()
+            print(_styled(heading, _BOLD, color))
+            print(_transcript(history, color))
+            first = False
+    return 0
+
+
+def _show_html(args: argparse.Namespace, source: Input, jsonl: bool) -> int:
+    """``show --html``: one page for a document or ``--line N``, else a directory of pages."""
+    theme = args.theme or "auto"
+    title = args.title
+    if title is None and source.path is not None:
+        title = source.path.name
+    if not jsonl:
+        target = _output_path(args.output, source)
+        _, history = _read(args.source, read_document(source))
+        _write_page(target, render(history, title=title, theme=theme))
+        return 0
+    if args.line is not None:
+        target = _output_path(args.output, source)
+        ((number, raw),) = _lines(source, args.line)
+        _, history = _read_line(args, number, raw)
+        page_title = f"{title} · line {number:,}" if title else f"line {number:,}"
+        _write_page(target, render(history, title=page_title, theme=theme))
+        return 0
+    if args.output is None or args.output == "-":
+        raise CommandError(
+            f"{source.name} holds one conversation a line: pass -o DIR for a page each and "
+            "an index.html, or --line N for the page of line N", 2,
+        )
+    return _show_pages(args, source, Path(args.output), title or "Conversations", theme)
+
+
+def _show_pages(
+    args: argparse.Namespace, source: Input, directory: Path, title: str, theme: str
+) -> int:
+    """Write a page per JSONL line into ``directory``, then ``index.html`` linking them.
+
+    Every file is written atomically; the index comes last, so a run stopped by a bad line
+    leaves the pages written so far and no index pointing at pages that are missing.
+    """
+    if directory.exists() and not directory.is_dir():
+        raise CommandError(
+            f"--output {args.output}: is not a directory (a JSONL file gives a directory of "
+            "pages; pass --line N for one page)", 2,
+        )
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CommandError(f"{directory}: cannot create: {error.strerror or error}") from None
+    entries: list[pages.IndexEntry] = []
+    with Progress(source, args.quiet, "rendering") as progress:
         for chunk in read_chunks(source.stream):
             for number, raw in chunk.lines:
-                try:
-                    name, history = _read(args.source, jsoncodec.loads(raw))
-                except (SemanticChatError, ValueError) as error:
-                    if args.debug:
-                        raise
-                    raise CommandError(at_line(number, describe_error(error))) from None
-                heading = f"══ line {number:,} · {name}"
-                if not first:
-                    print()
-                print(_styled(heading, _BOLD, color))
-                print(_transcript(history, color))
-                first = False
+                name, history = _read_line(args, number, raw)
+                page = render(history, title=f"{title} · line {number:,}", theme=theme)
+                _write_page(_inside(directory, pages.page_name(number), source), page)
+                entries.append(pages.entry_for(number, name, history))
+            progress.advance(chunk.size)
+    index = pages.render_index(entries, title=title, theme=theme)
+    _write_page(_inside(directory, pages.INDEX_NAME, source), index)
+    if not args.quiet:
+        count = _count(len(entries), "conversation page")
+        print(f"{PROG}: wrote {count} and {pages.INDEX_NAME} to {directory}", file=sys.stderr)
     return 0
+
+
+def _inside(directory: Path, name: str, source: Input) -> Path:
+    """The file ``name`` in ``directory``, refused when it is the input itself."""
+    path = directory / name
+    if source.path is not None and path.exists() and _same_file(path, source.path):
+        raise CommandError(f"--output {directory}: {name} is the input file; write elsewhere", 2)
+    return path
+
+
+def _write_page(target: Path | None, page: str) -> None:
+    with atomic_output(target) as out:
+        out.write(page.encode())
+        if not page.endswith("\n"):
+            out.write(b"\n")
+
+
+def _lines(source: Input, only: int | None) -> Iterator[tuple[int, bytes]]:
+    """The numbered non-blank lines of a JSONL input, or just line ``only``.
+
+    Raises:
+        CommandError: line ``only`` is blank or past the end of the input (status 2).
+    """
+    if only is None:
+        for chunk in read_chunks(source.stream):
+            yield from chunk.lines
+        return
+    count = 0
+    for count, raw in enumerate(source.stream, 1):
+        if count == only:
+            line = raw.removeprefix(_BOM) if count == 1 else raw
+            if not line.strip():
+                raise CommandError(f"--line {only:,}: the line is blank in {source.name}", 2)
+            yield count, line
+            return
+    lines = _count(count, "line")
+    raise CommandError(f"--line {only:,}: out of range: {source.name} has {lines}", 2)
+
+
+def _read_line(args: argparse.Namespace, number: int, raw: bytes) -> tuple[str, ChatHistory]:
+    """Read JSONL line ``number``; its errors are located at the line (and column)."""
+    try:
+        return _read(args.source, jsoncodec.loads(raw))
+    except (SemanticChatError, ValueError) as error:
+        if args.debug:
+            raise
+        raise CommandError(at_line(number, describe_error(error))) from None
 
 
 def _transcript(history: ChatHistory, color: bool) -> str:
