@@ -297,9 +297,10 @@ def _plugin(renderer: ItemRenderer) -> _Renderer:
 
 
 def _described(item: KernelContent, context: _Context, footnotes: list[Citation]) -> str:
-    kind = "unknown" if isinstance(item, UnknownContent) else "other"
+    unknown = isinstance(item, UnknownContent)
+    label = item.type if isinstance(item, UnknownContent) else str(item.content_type)
     return (
-        f'<div class="item {kind}" data-type="{_escape(str(item.content_type))}">'
+        f'<div class="item {"unknown" if unknown else "other"}" data-type="{_escape(label)}">'
         f"{_escape(describe_item(item))}</div>\n"
     )
 
@@ -373,7 +374,13 @@ def _reasoning(item: ReasoningContent, context: _Context, footnotes: list[Citati
 
 def _caption(item: KernelContent) -> str:
     """An item's transcript line without its ``[kind]`` tag: ``image/png, 64x48 px, ...``."""
-    line = describe_item(item)
+    try:
+        line = describe_item(item)
+    except ValueError as error:  # bytes that do not decode as their kind says (a bad PNG)
+        if not isinstance(item, BinaryContent):
+            raise
+        size = f"{len(item.data):,} bytes, " if item.data is not None else ""
+        line = f"{item.mime_type or 'unknown type'}, {size}unreadable: {error}"
     tag = f"[{item.content_type}] "
     return _escape(line[len(tag):] if line.startswith(tag) else line)
 
@@ -552,7 +559,7 @@ def _json_block(value: Any, *, parsed: bool = False) -> str:
     Text that is not JSON (arguments a model wrote badly) is shown as it is, marked raw.
     """
     if value is None and not parsed:
-        return '<pre class="json"><span class="j-null">(no arguments)</span></pre>'
+        return '<pre class="json"><span class="note">(no arguments)</span></pre>'
     if isinstance(value, str) and not parsed:
         tree = _parse_json(value)
         if tree is None and value.strip() != "null":
