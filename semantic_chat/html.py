@@ -452,8 +452,16 @@ _UNSAFE_IN_URL = re.compile(r"[\x00-\x20\x7f\"'<>\\`]")
 
 
 def _is_web_link(uri: str, schemes: tuple[str, ...] = ("https://", "http://")) -> bool:
-    """Whether ``uri`` is a plain web address: a scheme of ``schemes``, nothing a browser trims."""
-    return uri[:8].lower().startswith(schemes) and _UNSAFE_IN_URL.search(uri) is None
+    """Whether ``uri`` is a plain web address: a scheme of ``schemes``, nothing a browser trims.
+
+    A web address that holds ``javascript:`` anywhere (``https://javascript:x``, harmless as
+    it is) is refused too, so that no attribute of a page ever contains the word.
+    """
+    return (
+        uri[:8].lower().startswith(schemes)
+        and _UNSAFE_IN_URL.search(uri) is None
+        and "javascript:" not in uri.lower()
+    )
 
 
 def _call(item: FunctionCallContent, context: _Context, footnotes: list[Citation]) -> str:

@@ -99,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
         "each line's format is detected unless --from is given.\n\n"
         "examples:\n  semantic-chat convert chat.json --to openai-responses\n"
         "  semantic-chat convert chats.jsonl --to semantic-chat -o out.jsonl --workers 4\n"
+        "  semantic-chat convert 'shards/*.parquet' --to openai-chat -o out/ --engine dask -j 2\n"
         "  cat chat.json | semantic-chat convert --to openai-chat --drop-unsupported",
     )
     _add_input(sub)
@@ -119,6 +120,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument(
         "--max-tokens", type=_positive, metavar="N",
         help="the output token limit of a request that gives none (Anthropic requires one)",
+    )
+    sub.add_argument(
+        "--engine", choices=("local", "dask"), default="local",
+        help="local (the default): this machine, -j processes; dask: INPUT is a directory or "
+        "quoted glob of JSONL or Parquet shards, converted one task per shard into one JSONL "
+        "shard each in -o OUTPUT_DIR, skipping shards already there (needs the dask extra)",
+    )
+    sub.add_argument(
+        "--scheduler", metavar="ADDRESS",
+        help="with --engine dask: the Dask scheduler to run on (tcp://host:8786); by default "
+        "a local cluster of -j worker processes is started for the job",
     )
 
     sub = command(

@@ -76,6 +76,12 @@ def list_formats(args: argparse.Namespace) -> int:
 
 def convert(args: argparse.Namespace) -> int:
     """Convert a conversation, or a JSONL file of them, to another format."""
+    if args.engine == "dask":
+        from .dask_engine import convert_shards  # noqa: PLC0415 - only for --engine dask
+
+        return convert_shards(args)
+    if args.scheduler is not None:
+        raise CommandError("--scheduler needs --engine dask", 2)
     with open_input(args.input) as source:
         target = _output_path(args.output, source)
         if not is_jsonl(source, args.jsonl):

@@ -1,0 +1,374 @@
+"""``semantic-chat convert --engine dask``: a directory of shards converted on a Dask cluster.
+
+The input is a directory, or a glob pattern (quoted, so that the shell leaves it alone), of
+JSONL or Parquet shards; the output a directory holding one JSONL shard per input shard, with
+the same base name (``chats-003.parquet`` becomes ``chats-003.jsonl``). Each shard is one
+task: a worker reads it record by record, converts each in order and writes the result into a
+hidden temporary file beside the output, renamed into place only when the shard is complete.
+An output that exists is therefore complete, and a rerun after an interrupted job (or a job
+stopped by a bad record) skips those shards and converts only the rest; the temporary files an
+interrupted job left behind are removed.
+
+Without ``--scheduler`` a `distributed.LocalCluster` of ``-j`` single-threaded worker
+processes is started for the job and stopped after it; with ``--scheduler ADDRESS`` the job
+runs on that cluster, whose workers must have ``semantic_chat`` (and any ``--plugin``)
+installed. A worker that dies mid-shard costs that shard a restart on another worker, never a
+record: its partial temporary file is never renamed.
+
+This module imports Dask only when a job runs (the ``dask`` extra, ``pip install
+'semantic_chat[dask]'``), and pyarrow only for Parquet shards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import glob
+import logging
+import os
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from .. import atomic, formats, jsoncodec
+from .files import CommandError, read_chunks
+from .pipeline import Job, run_chunk
+from .plugins import load_plugins
+from .wording import line_position
+
+__all__ = [
+    "PARQUET_COLUMN",
+    "SHARD_SUFFIXES",
+    "Shard",
+    "ShardResult",
+    "convert_shard",
+    "convert_shards",
+    "find_shards",
+]
+
+SHARD_SUFFIXES = (".jsonl", ".ndjson", ".parquet")
+"""The input shards a directory is searched for (a glob pattern may name any files)."""
+
+PARQUET_COLUMN = "messages"
+"""The column of a Parquet shard that holds the conversations, one per row."""
+
+_OUTPUT_SUFFIX = ".jsonl"
+_PARQUET_ROWS = 256
+"""Rows read from a Parquet shard at a time, as `read_chunks` reads JSONL lines."""
+
+_PROG = "semantic-chat"
+
+
+class Shard(NamedTuple):
+    """An input shard and the output shard it becomes."""
+
+    source: Path
+    target: Path
+
+
+class _Stopped(Exception):
+    """A record error without ``--skip-invalid``: the shard stops and is not written."""
+
+
+class ShardResult(NamedTuple):
+    """What became of one shard, sent back from the worker that converted it.
+
+    Attributes:
+        name: the input shard's file name, which starts each message about it.
+        converted: the records written.
+        skipped: the records left out (``--skip-invalid``).
+        dropped: the warnings about what the target cannot carry.
+        messages: lines for stderr, in record order: skipped records, warnings, tracebacks.
+        error: the error of the record that stopped the shard (no ``--skip-invalid``), located
+            as ``line 4: ...`` (or ``row 4: ...`` in Parquet); the shard was not written.
+    """
+
+    name: str
+    converted: int
+    skipped: int
+    dropped: int
+    messages: tuple[str, ...]
+    error: str | None = None
+
+
+def find_shards(pattern: str, output: Path) -> list[Shard]:
+    """List the input shards ``pattern`` names, sorted, with the output shard of each.
+
+    ``pattern`` is a directory (its ``.jsonl``, ``.ndjson`` and ``.parquet`` files) or a glob
+    pattern (``data/*.parquet``, ``data/**/*.jsonl``).
+
+    Raises:
+        CommandError: nothing matches, two shards would write the same output, or an output
+            would replace its own input (status 2).
+    """
+    if os.path.isdir(pattern):
+        found = [
+            path for path in Path(pattern).iterdir()
+            if path.suffix.lower() in SHARD_SUFFIXES and path.is_file()
+        ]
+    else:
+        found = [Path(name) for name in glob.glob(pattern, recursive=True)]
+        found = [path for path in found if path.is_file()]
+    if not found:
+        raise CommandError(
+            f"{pattern}: no shards match (a directory of {', '.join(SHARD_SUFFIXES)} files, "
+            "or a quoted glob pattern)", 2
+        )
+    shards: list[Shard] = []
+    seen: dict[Path, Path] = {}
+    for source in sorted(found):
+        target = output / (source.stem + _OUTPUT_SUFFIX)
+        if target in seen:
+            raise CommandError(
+                f"{seen[target]} and {source} would both be written to {target}", 2
+            )
+        seen[target] = source
+        if source.resolve() == target.resolve():
+            raise CommandError(
+                f"--output {output}: would replace the input shard {source}; "
+                "write to another directory", 2
+            )
+        shards.append(Shard(source, target))
+    return shards
+
+
+def convert_shard(job: Job, source: str, target: str, skip_invalid: bool) -> ShardResult:
+    """Convert one shard into ``target``, atomically; the task each Dask worker runs.
+
+    Records are converted in order and written as they go into a temporary file beside
+    ``target``, renamed into place once the whole shard is done. A record that cannot be
+    converted stops the shard, leaving ``target`` unwritten, unless ``skip_invalid``; either
+    way the error is returned, not raised, with its line (or row) number.
+
+    Raises:
+        OSError: the shard cannot be read or the output written.
+        CommandError: a Parquet shard without pyarrow, or without the ``messages`` column.
+    """
+    load_plugins(job.plugins)  # a worker imports nothing of the command's process
+    path = Path(source)
+    unit = "row" if path.suffix.lower() == ".parquet" else "line"
+    converted = skipped = dropped = 0
+    messages: list[str] = []
+    try:
+        with contextlib.ExitStack() as stack:
+            out = stack.enter_context(atomic.atomic_write(Path(target)))
+            for lines in _read_records(path, stack):
+                for outcome in run_chunk(job, lines):
+                    if outcome.trace:
+                        messages.append(outcome.trace.rstrip())
+                    if outcome.error is not None:
+                        place, what = line_position(outcome.line, outcome.error)
+                        place = place.replace("line", unit, 1)
+                        if not skip_invalid:
+                            raise _Stopped(f"{place}: {what}")  # removes the temporary file
+                        messages.append(f"{path.name}: {place}: skipped: {what}")
+                        skipped += 1
+                        continue
+                    for note in outcome.warnings:
+                        messages.append(f"warning: {path.name}: {unit} {outcome.line:,}: {note}")
+                    dropped += len(outcome.warnings)
+                    assert outcome.data is not None, "a job with a target writes every record"
+                    out.write(outcome.data)
+                    converted += 1
+    except _Stopped as stopped:
+        return ShardResult(
+            path.name, converted, skipped, dropped, tuple(messages), str(stopped)
+        )
+    return ShardResult(path.name, converted, skipped, dropped, tuple(messages))
+
+
+def _read_records(path: Path, stack: contextlib.ExitStack) -> Iterator[list[tuple[int, bytes]]]:
+    """Read a shard in chunks of numbered records, each the JSON text of a conversation."""
+    if path.suffix.lower() != ".parquet":
+        stream = stack.enter_context(path.open("rb"))
+        for chunk in read_chunks(stream):
+            yield chunk.lines
+        return
+    parquet = _import("pyarrow.parquet", "Parquet shards need pyarrow", "dask")
+    shard = stack.enter_context(contextlib.closing(parquet.ParquetFile(path)))
+    if PARQUET_COLUMN not in shard.schema_arrow.names:
+        raise CommandError(
+            f"{path}: no {PARQUET_COLUMN!r} column (it has {', '.join(shard.schema_arrow.names)})"
+        )
+    number = 0
+    for batch in shard.iter_batches(batch_size=_PARQUET_ROWS, columns=[PARQUET_COLUMN]):
+        lines = []
+        for cell in batch.column(0).to_pylist():
+            number += 1
+            lines.append((number, _cell_json(cell)))
+        yield lines
+
+
+def _cell_json(cell: Any) -> bytes:
+    """The JSON text of a Parquet cell: a JSON string as it is, structs and lists encoded.
+
+    A list of structs gives every message every field of the struct type, absent ones as
+    null; those nulls are left out again, so that a message reads as it was written.
+    """
+    if isinstance(cell, bytes):
+        return cell
+    if isinstance(cell, str):
+        return cell.encode()
+    return jsoncodec.dumps(_without_nulls(cell)).encode()
+
+
+def _without_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _without_nulls(item) for key, item in value.items() if item is not None}
+    if isinstance(value, list):
+        return [_without_nulls(item) for item in value]
+    return value
+
+
+def convert_shards(args: argparse.Namespace) -> int:
+    """Run ``semantic-chat convert --engine dask``: convert every shard not yet converted.
+
+    Progress (shards done out of those to do) and every skipped record and warning go to
+    stderr unless ``--quiet``; a record error without ``--skip-invalid`` stops the job, with
+    the shards already written kept for a rerun.
+
+    Raises:
+        CommandError: a usage error (status 2: no ``-o``, ``--indent``, a target that is not a
+            wire format, Dask not installed, no shards), a scheduler that cannot be reached, a
+            record error, or a shard whose workers kept dying (status 1).
+    """
+    if args.output is None or args.output == "-":
+        raise CommandError("--engine dask writes one file per shard: pass -o OUTPUT_DIR", 2)
+    if args.indent:
+        raise CommandError("--indent does not apply to JSONL (one conversation a line)", 2)
+    if args.to not in formats.names():
+        raise CommandError(f"--engine dask writes JSONL shards; --to {args.to} is not a format", 2)
+    distributed = _import("distributed", "--engine dask needs dask.distributed", "dask")
+    output = Path(args.output)
+    if output.exists() and not output.is_dir():
+        raise CommandError(f"--output {output}: is a file; --engine dask writes a directory", 2)
+    shards = find_shards(args.input, output)
+    output.mkdir(parents=True, exist_ok=True)
+    todo = [shard for shard in shards if not shard.target.exists()]
+    for shard in todo:
+        _remove_partial(shard.target)
+    job = Job(
+        args.source, args.to, args.drop_unsupported, None, args.debug,
+        on_unsupported=args.on_unsupported, plugins=tuple(args.plugin),
+        max_tokens=args.max_tokens,
+    )
+    totals = [0, 0, 0]  # converted, skipped, dropped
+    if todo:
+        with _client(distributed, args) as client:
+            totals = _run(distributed, client, job, todo, args)
+        for shard in todo:  # the attempts of workers that died mid-shard
+            _remove_partial(shard.target)
+    if not args.quiet and not todo:
+        every = _count(len(shards), "shard")
+        print(f"{_PROG}: nothing to convert: every shard is in {output} ({every})",
+              file=sys.stderr)
+    elif not args.quiet:
+        converted, skipped, dropped = totals
+        summary = (
+            f"converted {_count(converted, 'conversation')} in {_count(len(todo), 'shard')} "
+            f"to {args.to}"
+        )
+        if dropped:
+            summary += f"; dropped {_count(dropped, 'item')}"
+        if skipped:
+            summary += f"; skipped {_count(skipped, 'invalid record')}"
+        if len(todo) < len(shards):
+            summary += f"; {_count(len(shards) - len(todo), 'shard')} already converted"
+        print(f"{_PROG}: {summary}", file=sys.stderr)
+    return 0
+
+
+def _run(
+    distributed: Any,
+    client: Any,
+    job: Job,
+    todo: list[Shard],
+    args: argparse.Namespace,
+) -> list[int]:
+    """Submit a task per shard, report each as it completes; cancel the rest on error.
+
+    Returns:
+        The records converted, skipped and the warnings, over all the shards.
+    """
+    totals = [0, 0, 0]
+    run_id = uuid.uuid4().hex[:8]
+    futures = [
+        client.submit(
+            convert_shard, job, str(shard.source), str(shard.target), args.skip_invalid,
+            key=f"semantic-chat-convert-{run_id}-{number}", pure=False, retries=0,
+        )
+        for number, shard in enumerate(todo)
+    ]
+    names = {future.key: shard.source for future, shard in zip(futures, todo, strict=True)}
+    try:
+        for done, future in enumerate(distributed.as_completed(futures), 1):
+            try:
+                result: ShardResult = future.result()
+            except distributed.KilledWorker:
+                raise CommandError(
+                    f"{names[future.key]}: the workers converting it kept dying "
+                    "(out of memory?); the shards written so far are kept"
+                ) from None
+            for message in result.messages:
+                print(f"{_PROG}: {message}", file=sys.stderr)
+            if result.error is not None:
+                raise CommandError(
+                    f"{names[future.key]}: {result.error} (the shards already written are "
+                    "kept; a rerun converts the rest)"
+                )
+            totals[0] += result.converted
+            totals[1] += result.skipped
+            totals[2] += result.dropped
+            if not args.quiet:
+                print(
+                    f"{_PROG}: {done}/{len(todo)} shards: {result.name}: "
+                    f"{_count(result.converted, 'conversation')}",
+                    file=sys.stderr,
+                )
+    finally:
+        client.cancel(futures)
+    return totals
+
+
+@contextlib.contextmanager
+def _client(distributed: Any, args: argparse.Namespace) -> Iterator[Any]:
+    """Connect to ``--scheduler``, or start a local cluster of ``-j`` worker processes."""
+    if args.scheduler:
+        try:
+            client = distributed.Client(args.scheduler, timeout=30)
+        except (OSError, TimeoutError) as error:
+            raise CommandError(f"--scheduler {args.scheduler}: cannot connect: {error}") from None
+        with client:
+            yield client
+        return
+    with (
+        distributed.LocalCluster(
+            n_workers=args.workers, threads_per_worker=1, processes=True,
+            dashboard_address=":0", silence_logs=logging.ERROR,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
+def _remove_partial(target: Path) -> None:
+    """Remove the temporary files an interrupted attempt at ``target`` left beside it."""
+    for name in glob.glob(os.path.join(glob.escape(str(target.parent)),
+                                       f".{glob.escape(target.name)}.*.part")):
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+
+
+def _import(module: str, what: str, extra: str) -> Any:
+    try:
+        return __import__(module, fromlist=["_"])
+    except ImportError:
+        raise CommandError(
+            f"{what}: pip install 'semantic_chat[{extra}]' (cannot import {module})", 2
+        ) from None
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}" + ("" if number == 1 else "s")
