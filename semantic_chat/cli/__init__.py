@@ -104,8 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_input(sub)
     sub.add_argument(
-        "--to", metavar="FORMAT", choices=names, required=True,
-        help=f"the format to write: {format_help}",
+        "--to", metavar="FORMAT", choices=[*names, "parquet"], required=True,
+        help=f"the format to write: {format_help}; or parquet, a Parquet file (-o FILE) of "
+        "semantic-chat JSON in semantic_chat.batch.arrow_schema (needs pyarrow)",
     )
     sub.add_argument(
         "--from", dest="source", metavar="FORMAT", choices=names,

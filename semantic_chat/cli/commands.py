@@ -7,6 +7,7 @@ raised (`CommandError`, or the library's located errors) and reported by ``main`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections import Counter
@@ -86,14 +87,14 @@ def convert(args: argparse.Namespace) -> int:
         target = _output_path(args.output, source)
         if not is_jsonl(source, args.jsonl):
             job = Job(
-                args.source, args.to, args.drop_unsupported, _indent(args, target),
+                args.source, _written(args.to), args.drop_unsupported, _indent(args, target),
                 on_unsupported=args.on_unsupported, max_tokens=args.max_tokens,
             )
             _, text, notes = transform(job, read_document(source))
             for note in notes:
                 _warn(note)
             assert text is not None
-            with atomic_output(target) as out:
+            with _output(args.to, target) as out:
                 out.write((text + "\n").encode())
             return 0
         if args.indent:
@@ -103,14 +104,14 @@ def convert(args: argparse.Namespace) -> int:
 
 def _convert_lines(args: argparse.Namespace, source: Input, target: Path | None) -> int:
     job = Job(
-        args.source, args.to, args.drop_unsupported, None, args.debug,
+        args.source, _written(args.to), args.drop_unsupported, None, args.debug,
         on_unsupported=args.on_unsupported, plugins=tuple(args.plugin),
         max_tokens=args.max_tokens,
     )
     converted = skipped = dropped = 0
     with (
         open_pool(job, args.workers) as pool,
-        atomic_output(target) as out,
+        _output(args.to, target) as out,
         Progress(source, args.quiet, "converting") as progress,
         closing(run_chunks(job, read_chunks(source.stream), pool, args.workers)) as results,
     ):
@@ -141,6 +142,24 @@ def _convert_lines(args: argparse.Namespace, source: Input, target: Path | None)
             summary += f"; skipped {_count(skipped, 'invalid line')}"
         print(f"{PROG}: {summary}", file=sys.stderr)
     return 0
+
+
+def _written(to: str) -> str:
+    """The format a conversion writes: our JSON for ``--to parquet``, else ``--to`` itself."""
+    return "semantic-chat" if to == "parquet" else to
+
+
+def _output(to: str, target: Path | None) -> contextlib.AbstractContextManager[Any]:
+    """Where converted lines go: the target file (or stdout), or Parquet rows for ``parquet``.
+
+    Raises:
+        CommandError: ``--to parquet`` without ``-o`` or without pyarrow.
+    """
+    if to != "parquet":
+        return atomic_output(target)
+    from .parquet import parquet_output  # noqa: PLC0415 - imports pyarrow only when asked for
+
+    return parquet_output(target)
 
 
 def validate(args: argparse.Namespace) -> int:

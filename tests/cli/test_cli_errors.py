@@ -34,7 +34,7 @@ CASES = [
     (["convert", "good.json", "--to", "xml"], 2,
      "semantic-chat convert: error: argument --to: invalid choice: 'xml' (choose from "
      "'anthropic', 'gemini', 'openai-chat', 'openai-responses', 'semantic-chat', "
-     "'sk-dotnet', 'sk-python') (see "
+     "'sk-dotnet', 'sk-python', 'parquet') (see "
      "semantic-chat convert --help)"),
     (["validate", "good.json", "--format", "xml"], 2,
      "semantic-chat validate: error: argument --format/--from: invalid choice: 'xml'"),
