@@ -691,3 +691,15 @@ def test_the_example_page_without_its_payloads():
         "<footer>finish: tool_calls · tokens: 450 (412 prompt, 38 completion, 0 cached, "
         "21 reasoning)</footer>\n"
     ) in page
+
+
+def test_the_readme_section_comes_before_the_command_line_and_its_code_runs(tmp_path,
+                                                                           monkeypatch):
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.index("## Seeing a conversation\n")
+    assert section < readme.index("## Command line\n")
+    code = readme[section:].split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "README.md", "exec"), {})
+    page = (tmp_path / "chat.html").read_text(encoding="utf-8")
+    assert page == render(example_history(), title="Weather")
