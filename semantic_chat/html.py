@@ -686,6 +686,7 @@ _PRINT = """\
 {s}{{font-size:11pt}}
 {s} .message{{break-inside:avoid}}
 {s} details{{border-style:dashed}}
+{s} .reasoning::details-content{{content-visibility:visible}}
 {s} audio{{display:none}}
 }}
 """

@@ -477,6 +477,9 @@ def test_themes():
     for page in (auto, light, dark):
         assert "@media print{" in page
         assert ".semantic-chat .message{break-inside:avoid}" in page
+        # printed, folded reasoning is unfolded and audio players (not printable) hidden
+        assert ".semantic-chat .reasoning::details-content{content-visibility:visible}" in page
+        assert ".semantic-chat audio{display:none}" in page
     assert "color-scheme:dark;" in dark
     assert "color-scheme:dark;" not in light
 
