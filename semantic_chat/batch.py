@@ -11,11 +11,14 @@ untouched, so it can be given as it is to ``datasets.Dataset.map(batched=True)``
 
 A cell of the conversation column holds one conversation as its format holds it: a list of
 message dicts, a request body or Batch line (a dict), or the same as JSON text (a ``str`` or
-``bytes`` cell is always parsed as JSON). In Arrow the column is a string column of JSON text,
-a list (or struct) column whose values are read as Python lists and dicts (a null struct field
-is read as absent, since Arrow gives every row every field of the struct), or a ``messages``
-column of `arrow_schema`, read as a `semantic-chat` document of those messages. A pandas cell
-is read as it is, numpy arrays (as ``DataFrame`` cells of Arrow lists are) as lists.
+``bytes`` cell is always parsed as JSON). In Arrow the column is a string column of JSON text;
+a column of Arrow's JSON extension type (``arrow.json``), or a list of it (each message as
+JSON text, as Hugging Face datasets stores messages of varied shapes: ``List(Json)``); a list
+(or struct) column whose values are read as Python lists and dicts (a null struct field is
+read as absent, since Arrow gives every row every field of the struct, so give ``source``
+when a format needs an explicit null to be recognised); or a ``messages`` column of
+`arrow_schema`, read as a `semantic-chat` document of those messages. A pandas cell is read
+as it is, numpy arrays (as ``DataFrame`` cells of Arrow lists are) as lists.
 
 What is written: the converted column holds each conversation as one line of JSON text,
 exactly the line ``semantic-chat convert --jsonl`` writes for it (a string column in Arrow);
@@ -87,6 +90,7 @@ def convert_batch(
     on_unsupported: OnUnsupported | None = None,
     max_tokens: int | None = None,
     as_json: bool = True,
+    output: str | None = None,
 ) -> Any:
     """Convert each conversation of ``column`` from ``source`` (detected per row) to ``target``.
 
@@ -96,11 +100,13 @@ def convert_batch(
     What the target cannot carry follows ``on_unsupported`` (`semantic_chat.formats.convert`);
     a loss it leaves out is a `ConversionWarning`, located at its row, or a ``warning: ...``
     problem with ``on_error="record"``. ``max_tokens`` is written into a request body that
-    has no output limit (``--max-tokens``; Anthropic's Messages API requires one).
+    has no output limit (``--max-tokens``; Anthropic's Messages API requires one). The
+    result replaces ``column``, or goes in a column ``output`` when given (Hugging Face
+    datasets keeps a replaced column's type: a ``List(Json)`` column cannot take text).
 
     Returns:
-        A batch of the same kind with ``column`` replaced (and a `PROBLEMS` column added with
-        ``on_error="record"``).
+        A batch of the same kind with ``column`` replaced or ``output`` set (and a `PROBLEMS`
+        column added with ``on_error="record"``).
 
     Raises:
         SemanticChatError: a row cannot be read or converted (``on_error="raise"``), located
@@ -115,7 +121,7 @@ def convert_batch(
         written, notes = _convert(payload, source, target, on_unsupported, max_tokens)
         return (jsoncodec.dumps(written) if as_json else written), notes
 
-    return _map_rows(batch, column, column, convert_one, on_error, as_json)
+    return _map_rows(batch, column, output or column, convert_one, on_error, as_json)
 
 
 def validate_batch(
@@ -448,6 +454,16 @@ def _read_column(batch: Any, column: str) -> Sequence[Any]:
     pa = _pyarrow()
     if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
         return list(values.to_pylist())
+    if _is_json_type(values.type):  # Arrow's JSON extension type: text
+        return [None if cell is None else jsoncodec.loads(cell) for cell in values.to_pylist()]
+    if pa.types.is_list(values.type) and _is_json_type(values.type.value_type):
+        # A list of JSON values, as Hugging Face datasets stores messages of varied shapes.
+        return [
+            None if cell is None else [
+                None if item is None else jsoncodec.loads(item) for item in cell
+            ]
+            for cell in values.to_pylist()
+        ]
     if values.type == arrow_schema().field("messages").type:
         return [
             None if cell is None else {
@@ -456,6 +472,11 @@ def _read_column(batch: Any, column: str) -> Sequence[Any]:
             for cell in values.to_pylist()
         ]
     return [_without_nulls(cell) for cell in values.to_pylist()]
+
+
+def _is_json_type(kind: Any) -> bool:
+    """Whether an Arrow type is the JSON extension type (``arrow.json``), whose values are text."""
+    return getattr(kind, "extension_name", None) == "arrow.json"
 
 
 class _Column:

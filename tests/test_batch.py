@@ -350,13 +350,57 @@ def test_datasets_map_in_two_processes_equals_the_cli_row_for_row(tmp_path: Path
         fn_kwargs={"target": "anthropic", "on_error": "record", "max_tokens": 1024},
         cache_file_name=str(tmp_path / "mapped.arrow"),
     )
-    assert mapped["id"] == list(range(10_000))
-    rows = mapped["messages"]
+    assert list(mapped["id"]) == list(range(10_000))
+    rows = list(mapped["messages"])
     assert [number for number, row in enumerate(rows) if row is None] == skipped
     assert [row for row in rows if row is not None] == cli
-    problems = mapped[PROBLEMS]
+    problems = list(mapped[PROBLEMS])
     assert {
         number: found for number, found in enumerate(problems)
         if found and number not in skipped
     } == cli_warnings
     assert problems[499] == ["messages[0].content: expected str or list, got int"]
+
+
+# --- Hugging Face datasets: a fine-tuning file loaded as it is -----------------------------------
+
+FINE_TUNING = [
+    {"messages": [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c", "content": "x"},
+    ]},
+    {"messages": GOOD},
+]
+FINE_TUNING_OPENAI = [
+    '[{"role":"user","content":"Hi"},{"role":"assistant","content":null,"tool_calls":'
+    '[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},'
+    '{"role":"tool","tool_call_id":"c","content":"x"}]',
+    '[{"role":"system","content":"Be brief."},{"role":"user","content":"Hi"}]',
+]
+
+
+def _fine_tuning_dataset(tmp_path: Path) -> Any:
+    source = tmp_path / "train.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in FINE_TUNING))
+    return datasets.load_dataset(
+        "json", data_files=str(source), split="train", cache_dir=str(tmp_path / "cache")
+    )
+
+
+def test_datasets_arrow_format_reads_messages_stored_as_json(tmp_path: Path):
+    dataset = _fine_tuning_dataset(tmp_path)
+    mapped = dataset.with_format("arrow").map(
+        convert_batch, batched=True, fn_kwargs={"target": "openai-chat"}
+    )
+    assert list(mapped.with_format(None)["messages"]) == FINE_TUNING_OPENAI
+
+
+def test_datasets_python_format_into_a_new_column(tmp_path: Path):
+    dataset = _fine_tuning_dataset(tmp_path)
+    mapped = dataset.map(
+        convert_batch, batched=True, fn_kwargs={"target": "openai-chat", "output": "openai"}
+    )
+    assert list(mapped["openai"]) == FINE_TUNING_OPENAI
+    assert list(mapped["messages"]) == [line["messages"] for line in FINE_TUNING]
