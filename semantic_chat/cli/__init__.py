@@ -125,8 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument(
         "--engine", choices=("local", "dask"), default="local",
         help="local (the default): this machine, -j processes; dask: INPUT is a directory or "
-        "quoted glob of JSONL or Parquet shards, converted one task per shard into one JSONL "
-        "shard each in -o OUTPUT_DIR, skipping shards already there (needs the dask extra)",
+        "quoted glob of JSONL or Parquet shards, converted one task per shard into a shard of "
+        "the same name in -o OUTPUT_DIR (.jsonl, or .parquet for --to parquet), skipping "
+        "shards already there (needs the dask extra)",
     )
     sub.add_argument(
         "--scheduler", metavar="ADDRESS",

@@ -1,13 +1,19 @@
 """``semantic-chat convert --engine dask``: a directory of shards converted on a Dask cluster.
 
 The input is a directory, or a glob pattern (quoted, so that the shell leaves it alone), of
-JSONL or Parquet shards; the output a directory holding one JSONL shard per input shard, with
-the same base name (``chats-003.parquet`` becomes ``chats-003.jsonl``). Each shard is one
-task: a worker reads it record by record, converts each in order and writes the result into a
-hidden temporary file beside the output, renamed into place only when the shard is complete.
-An output that exists is therefore complete, and a rerun after an interrupted job (or a job
-stopped by a bad record) skips those shards and converts only the rest; the temporary files an
-interrupted job left behind are removed.
+JSONL or Parquet shards; the output a directory holding one shard per input shard, with the
+same base name and the target's extension: ``chats-003.parquet`` becomes ``chats-003.jsonl``,
+or ``chats-003.parquet`` again with ``--to parquet`` (rows of
+`semantic_chat.batch.arrow_schema`, as ``convert --to parquet`` writes one file). A Parquet
+shard is read from its ``messages`` column: rows of that schema as whole documents, any other
+``messages`` column as one conversation per cell (JSON text, or a list of structs whose null
+fields are left out).
+
+Each shard is one task: a worker reads it record by record, converts each in order and writes
+the result into a hidden temporary file beside the output, renamed into place only when the
+shard is complete. An output that exists is therefore complete, and a rerun after an
+interrupted job (or a job stopped by a bad record) skips those shards and converts only the
+rest; the temporary files an interrupted job left behind are removed.
 
 Without ``--scheduler`` a `distributed.LocalCluster` of ``-j`` single-threaded worker
 processes is started for the job and stopped after it; with ``--scheduler ADDRESS`` the job
@@ -33,6 +39,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .. import atomic, formats, jsoncodec
+from ..batch import from_arrow_table
 from .files import CommandError, read_chunks
 from .pipeline import Job, run_chunk
 from .plugins import load_plugins
@@ -54,7 +61,8 @@ SHARD_SUFFIXES = (".jsonl", ".ndjson", ".parquet")
 PARQUET_COLUMN = "messages"
 """The column of a Parquet shard that holds the conversations, one per row."""
 
-_OUTPUT_SUFFIX = ".jsonl"
+_PARQUET = "parquet"
+"""The ``--to`` value that writes Parquet shards of our JSON (`semantic_chat.cli.parquet`)."""
 _PARQUET_ROWS = 256
 """Rows read from a Parquet shard at a time, as `read_chunks` reads JSONL lines."""
 
@@ -93,11 +101,12 @@ class ShardResult(NamedTuple):
     error: str | None = None
 
 
-def find_shards(pattern: str, output: Path) -> list[Shard]:
+def find_shards(pattern: str, output: Path, suffix: str = ".jsonl") -> list[Shard]:
     """List the input shards ``pattern`` names, sorted, with the output shard of each.
 
     ``pattern`` is a directory (its ``.jsonl``, ``.ndjson`` and ``.parquet`` files) or a glob
-    pattern (``data/*.parquet``, ``data/**/*.jsonl``).
+    pattern (``data/*.parquet``, ``data/**/*.jsonl``); each output shard is in ``output``,
+    named as its input with the extension ``suffix``.
 
     Raises:
         CommandError: nothing matches, two shards would write the same output, or an output
@@ -119,7 +128,7 @@ def find_shards(pattern: str, output: Path) -> list[Shard]:
     shards: list[Shard] = []
     seen: dict[Path, Path] = {}
     for source in sorted(found):
-        target = output / (source.stem + _OUTPUT_SUFFIX)
+        target = output / (source.stem + suffix)
         if target in seen:
             raise CommandError(
                 f"{seen[target]} and {source} would both be written to {target}", 2
@@ -140,7 +149,8 @@ def convert_shard(job: Job, source: str, target: str, skip_invalid: bool) -> Sha
     Records are converted in order and written as they go into a temporary file beside
     ``target``, renamed into place once the whole shard is done. A record that cannot be
     converted stops the shard, leaving ``target`` unwritten, unless ``skip_invalid``; either
-    way the error is returned, not raised, with its line (or row) number.
+    way the error is returned, not raised, with its line (or row) number. A ``target`` named
+    ``.parquet`` gets rows of `semantic_chat.batch.arrow_schema` (the job writes our JSON).
 
     Raises:
         OSError: the shard cannot be read or the output written.
@@ -153,7 +163,13 @@ def convert_shard(job: Job, source: str, target: str, skip_invalid: bool) -> Sha
     messages: list[str] = []
     try:
         with contextlib.ExitStack() as stack:
-            out = stack.enter_context(atomic.atomic_write(Path(target)))
+            out: Any = stack.enter_context(atomic.atomic_write(Path(target)))
+            rows = None
+            if target.endswith(".parquet"):
+                from .parquet import ParquetLines  # noqa: PLC0415 - pyarrow, only for Parquet
+
+                pq = _import("pyarrow.parquet", "--to parquet needs pyarrow", "parquet")
+                out = rows = ParquetLines(out, pq)
             for lines in _read_records(path, stack):
                 for outcome in run_chunk(job, lines):
                     if outcome.trace:
@@ -172,6 +188,8 @@ def convert_shard(job: Job, source: str, target: str, skip_invalid: bool) -> Sha
                     assert outcome.data is not None, "a job with a target writes every record"
                     out.write(outcome.data)
                     converted += 1
+            if rows is not None:  # the last row group and the footer, before the rename
+                rows.close()
     except _Stopped as stopped:
         return ShardResult(
             path.name, converted, skipped, dropped, tuple(messages), str(stopped)
@@ -188,17 +206,32 @@ def _read_records(path: Path, stack: contextlib.ExitStack) -> Iterator[list[tupl
         return
     parquet = _import("pyarrow.parquet", "Parquet shards need pyarrow", "dask")
     shard = stack.enter_context(contextlib.closing(parquet.ParquetFile(path)))
-    if PARQUET_COLUMN not in shard.schema_arrow.names:
+    schema = shard.schema_arrow
+    if PARQUET_COLUMN not in schema.names:
         raise CommandError(
-            f"{path}: no {PARQUET_COLUMN!r} column (it has {', '.join(shard.schema_arrow.names)})"
+            f"{path}: no {PARQUET_COLUMN!r} column (it has {', '.join(schema.names)})"
         )
+    ours = "version" in schema.names and _holds_items(schema.field(PARQUET_COLUMN).type)
     number = 0
-    for batch in shard.iter_batches(batch_size=_PARQUET_ROWS, columns=[PARQUET_COLUMN]):
+    columns = None if ours else [PARQUET_COLUMN]
+    for batch in shard.iter_batches(batch_size=_PARQUET_ROWS, columns=columns):
+        if ours:  # rows of batch.arrow_schema(): whole documents of our JSON
+            texts = [jsoncodec.dumps(document).encode() for document in from_arrow_table(batch)]
+        else:
+            texts = [_cell_json(cell) for cell in batch.column(0).to_pylist()]
         lines = []
-        for cell in batch.column(0).to_pylist():
+        for text in texts:
             number += 1
-            lines.append((number, _cell_json(cell)))
+            lines.append((number, text))
         yield lines
+
+
+def _holds_items(kind: Any) -> bool:
+    """Whether a ``messages`` column is `semantic_chat.batch.arrow_schema`'s: structs of items."""
+    value = getattr(kind, "value_type", None)
+    return value is not None and getattr(value, "num_fields", 0) > 0 and (
+        value.get_field_index("items") >= 0
+    )
 
 
 def _cell_json(cell: Any) -> bytes:
@@ -238,19 +271,21 @@ def convert_shards(args: argparse.Namespace) -> int:
         raise CommandError("--engine dask writes one file per shard: pass -o OUTPUT_DIR", 2)
     if args.indent:
         raise CommandError("--indent does not apply to JSONL (one conversation a line)", 2)
-    if args.to not in formats.names():
-        raise CommandError(f"--engine dask writes JSONL shards; --to {args.to} is not a format", 2)
+    parquet = args.to == _PARQUET
+    if not parquet and args.to not in formats.names():
+        raise CommandError(f"--to {args.to}: not a format (see semantic-chat formats)", 2)
     distributed = _import("distributed", "--engine dask needs dask.distributed", "dask")
     output = Path(args.output)
     if output.exists() and not output.is_dir():
         raise CommandError(f"--output {output}: is a file; --engine dask writes a directory", 2)
-    shards = find_shards(args.input, output)
+    shards = find_shards(args.input, output, ".parquet" if parquet else ".jsonl")
     output.mkdir(parents=True, exist_ok=True)
     todo = [shard for shard in shards if not shard.target.exists()]
     for shard in todo:
         _remove_partial(shard.target)
     job = Job(
-        args.source, args.to, args.drop_unsupported, None, args.debug,
+        args.source, "semantic-chat" if parquet else args.to, args.drop_unsupported, None,
+        args.debug,
         on_unsupported=args.on_unsupported, plugins=tuple(args.plugin),
         max_tokens=args.max_tokens,
     )

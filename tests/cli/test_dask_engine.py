@@ -197,20 +197,41 @@ def test_a_rerun_converts_only_the_shards_not_written(tmp_path, client):
     assert marker.read_text() == ""
 
 
-def test_a_bad_record_stops_the_job_and_its_shard_is_not_written(tmp_path, client):
+def test_a_bad_record_stops_the_job_and_its_shard_is_not_written(tmp_path, client, capsys):
     connected, _ = client
     (tmp_path / "in").mkdir()
     write_jsonl(tmp_path / "in" / "bad.jsonl", [chat_conversation(1)],
                 raw={2: json.dumps(BAD_TOOL_MESSAGE), 3: "{not json"})
     out = tmp_path / "out"
-    done = run("convert", str(tmp_path / "in" / "*.jsonl"), "--engine", "dask", "--scheduler",
-               connected.scheduler.address, "--to", TARGET, "-o", str(out))
-    assert done.status == 1
-    assert done.errors == [
+    status = cli.main(["convert", str(tmp_path / "in" / "*.jsonl"), "--engine", "dask",
+                       "--scheduler", connected.scheduler.address, "--to", TARGET, "-o", str(out)])
+    assert (status, capsys.readouterr().err) == (1, (
         f"semantic-chat: {tmp_path / 'in' / 'bad.jsonl'}: line 2: messages[1]: tool message "
-        "without tool_call_id (the shards already written are kept; a rerun converts the rest)"
-    ]
+        "without tool_call_id (the shards already written are kept; a rerun converts the rest)\n"
+    ))
     assert list(out.iterdir()) == []
+
+
+def test_parquet_shards_both_ways_equal_the_cli(tmp_path, client, capsys):
+    connected, _ = client
+    shards = _shards(tmp_path / "in", 3, 4)
+    on_dask = ["--engine", "dask", "--scheduler", connected.scheduler.address, "-q"]
+    assert cli.main(["convert", str(tmp_path / "in"), "--to", "parquet", "-o",
+                     str(tmp_path / "rows"), *on_dask]) == 0
+    assert sorted(path.name for path in (tmp_path / "rows").iterdir()) == [
+        "s-00.parquet", "s-01.parquet", "s-02.parquet"
+    ]
+    for shard in shards:
+        alone = tmp_path / f"{shard.stem}-alone.parquet"
+        assert cli.main(["convert", str(shard), "--to", "parquet", "-o", str(alone), "-q"]) == 0
+        assert pq.read_table(tmp_path / "rows" / f"{shard.stem}.parquet").equals(
+            pq.read_table(alone)
+        )
+    assert cli.main(["convert", str(tmp_path / "rows" / "*.parquet"), "--to", TARGET, "-o",
+                     str(tmp_path / "back"), *on_dask]) == 0
+    for shard in shards:
+        assert (tmp_path / "back" / shard.name).read_bytes() == _cli_output(shard, tmp_path)
+    assert capsys.readouterr().err == ""
 
 
 @pytest.mark.parametrize(
