@@ -37,6 +37,7 @@ __all__ = [
 _escape = html.escape
 
 ItemRenderer = Callable[[Any], str]
+"""A plugin's renderer: takes an item of its class, returns its HTML (trusted, so escaped)."""
 
 
 def register_html(cls: type[KernelContent], renderer: ItemRenderer) -> None:
@@ -64,6 +65,7 @@ def unregister_html(cls: type[KernelContent]) -> None:
     if _PLUGINS.pop(cls, None) is not None:
         _DISPATCH.clear()
 
+
 class Context:
     """What rendering one message needs to know of the others: the results of tool calls."""
 
@@ -73,6 +75,7 @@ class Context:
         self.results = results
         self.shown: set[str] = set()  # ids of the calls whose results were shown beside them
         self.whole = whole
+
 
 _Renderer = Callable[[Any, Context, list[Citation]], str]
 _PLUGINS: dict[type, ItemRenderer] = {}
