@@ -12,8 +12,9 @@ untouched, so it can be given as it is to ``datasets.Dataset.map(batched=True)``
 A cell of the conversation column holds one conversation as its format holds it: a list of
 message dicts, a request body or Batch line (a dict), or the same as JSON text (a ``str`` or
 ``bytes`` cell is always parsed as JSON). In Arrow the column is a string column of JSON text;
-a column of Arrow's JSON extension type (``arrow.json``), or a list of it (each message as
-JSON text, as Hugging Face datasets stores messages of varied shapes: ``List(Json)``); a list
+values of Arrow's JSON extension type (``arrow.json``) at any depth are parsed from their
+text (as Hugging Face datasets stores values of varied shapes: ``List(Json)`` for messages,
+``Json`` for a ``content`` that is text in one message and parts in another); a list
 (or struct) column whose values are read as Python lists and dicts (a null struct field is
 read as absent, since Arrow gives every row every field of the struct, so give ``source``
 when a format needs an explicit null to be recognised); or a ``messages`` column of
@@ -368,12 +369,28 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _without_nulls(value: Any) -> Any:
-    """An Arrow struct value as the dict it was made from: null fields left out."""
-    if isinstance(value, dict):
-        return {key: _without_nulls(item) for key, item in value.items() if item is not None}
-    if isinstance(value, list):
-        return [_without_nulls(item) for item in value]
+def _from_arrow(value: Any, kind: Any) -> Any:
+    """A Python value of an Arrow cell of type ``kind`` as the JSON value it was made from.
+
+    A struct's null fields are left out (Arrow gives every row every field of the struct),
+    and values of Arrow's JSON extension type (``arrow.json``, as Hugging Face datasets
+    stores values of varied types), at any depth, are parsed from their text.
+    """
+    if value is None:
+        return None
+    if _is_json_type(kind):
+        return jsoncodec.loads(value)
+    value_type = getattr(kind, "value_type", None)
+    if isinstance(value, list) and value_type is not None:
+        return [_from_arrow(item, value_type) for item in value]
+    if isinstance(value, dict) and hasattr(kind, "field"):  # a struct
+        fields = {kind.field(index).name: kind.field(index).type
+                  for index in range(kind.num_fields)}
+        return {
+            key: _from_arrow(item, fields.get(key))
+            for key, item in value.items()
+            if item is not None
+        }
     return value
 
 
@@ -454,16 +471,6 @@ def _read_column(batch: Any, column: str) -> Sequence[Any]:
     pa = _pyarrow()
     if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
         return list(values.to_pylist())
-    if _is_json_type(values.type):  # Arrow's JSON extension type: text
-        return [None if cell is None else jsoncodec.loads(cell) for cell in values.to_pylist()]
-    if pa.types.is_list(values.type) and _is_json_type(values.type.value_type):
-        # A list of JSON values, as Hugging Face datasets stores messages of varied shapes.
-        return [
-            None if cell is None else [
-                None if item is None else jsoncodec.loads(item) for item in cell
-            ]
-            for cell in values.to_pylist()
-        ]
     if values.type == arrow_schema().field("messages").type:
         return [
             None if cell is None else {
@@ -471,7 +478,8 @@ def _read_column(batch: Any, column: str) -> Sequence[Any]:
             }
             for cell in values.to_pylist()
         ]
-    return [_without_nulls(cell) for cell in values.to_pylist()]
+    kind_of = values.type
+    return [_from_arrow(cell, kind_of) for cell in values.to_pylist()]
 
 
 def _is_json_type(kind: Any) -> bool:

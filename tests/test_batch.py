@@ -404,3 +404,65 @@ def test_datasets_python_format_into_a_new_column(tmp_path: Path):
     )
     assert list(mapped["openai"]) == FINE_TUNING_OPENAI
     assert list(mapped["messages"]) == [line["messages"] for line in FINE_TUNING]
+
+
+# --- the README's section runs as written ---------------------------------------------------------
+
+
+def _readme_blocks() -> list[str]:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Conversations at scale\n", 1)[1].split("\n## ", 1)[0]
+    return [block.split("```", 1)[0] for block in section.split("```python\n")[1:]]
+
+
+def test_readme_batch_functions_block():
+    namespace: dict[str, Any] = {}
+    exec(compile(_readme_blocks()[0], "README.md", "exec"), namespace)
+    assert namespace["converted"] == {
+        "id": [1, 2],
+        "messages": ['{"messages":[{"role":"user","content":"Hi"}]}', None],
+        PROBLEMS: [[], [BAD_PROBLEM]],
+    }
+    assert namespace["checked"] == [[], [BAD_PROBLEM]]
+    assert namespace["prompts"] == ["System: Be brief.\n\nUser: Hi\n\nAssistant:"]
+
+
+def _chats(directory: Path) -> None:
+    (directory / "chats.jsonl").write_text(
+        json.dumps({"messages": [{"role": "user", "content": "Hi"}]}) + "\n"
+        + json.dumps({"messages": BAD}) + "\n"
+    )
+
+
+def test_readme_datasets_block(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    _chats(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "cache")
+    code = _readme_blocks()[1]
+    exec(compile(code, "README.md", "exec"), {"datasets": datasets, "convert_batch": convert_batch})
+    written = [json.loads(line) for line in (tmp_path / "anthropic.jsonl").read_text().splitlines()]
+    assert written == [
+        {"messages": '{"messages":[{"role":"user","content":"Hi"}]}', PROBLEMS: []},
+        {"messages": None, PROBLEMS: [BAD_PROBLEM]},
+    ]
+
+
+def test_readme_ray_block_compiles():
+    compile(_readme_blocks()[2], "README.md", "exec")  # Ray itself is not a test dependency
+
+
+def test_readme_dask_block(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    import dask
+    import dask.dataframe
+
+    _chats(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    before = dask.config.get("dataframe.convert-string", None)
+    try:
+        exec(compile(_readme_blocks()[3], "README.md", "exec"),
+             {"dask": dask, "convert_batch": convert_batch})
+    finally:
+        dask.config.set({"dataframe.convert-string": before})
+    assert pd.read_parquet(tmp_path / "anthropic").to_dict("list") == {
+        "messages": ['{"messages":[{"role":"user","content":"Hi"}]}', None]
+    }
