@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import subprocess
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -466,3 +467,26 @@ def test_readme_dask_block(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     assert pd.read_parquet(tmp_path / "anthropic").to_dict("list") == {
         "messages": ['{"messages":[{"role":"user","content":"Hi"}]}', None]
     }
+
+
+# --- the core install: no optional library imported until a batch of its kind is given -----------
+
+
+def test_importing_the_batch_module_imports_no_optional_library():
+    code = (
+        "import sys, semantic_chat.batch, semantic_chat.cli\n"
+        "convert = semantic_chat.batch.convert_batch\n"
+        "convert({'messages': ['[{\"role\": \"user\", \"content\": \"Hi\"}]']}, target='anthropic')\n"
+        "print(sorted(m for m in ('pyarrow', 'pandas', 'datasets', 'dask') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout == "[]\n"
+
+
+def test_arrow_schema_without_pyarrow_names_the_extra(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    with pytest.raises(ImportError) as caught:
+        arrow_schema()
+    assert str(caught.value) == (
+        "this needs pyarrow: pip install 'semantic_chat[parquet]' (or [datasets], [dask])"
+    )
