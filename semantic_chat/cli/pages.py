@@ -42,7 +42,8 @@ p.summary{color:var(--dim);margin:0 0 1rem}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;vertical-align:top;padding:.4rem .6rem;border-bottom:1px solid var(--line)}
 th{color:var(--dim);font-weight:600}
-td.number{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
+.number,.format{width:1%;white-space:nowrap}
+.number{text-align:right;font-variant-numeric:tabular-nums}
 tbody tr:nth-child(even){background:var(--stripe)}
 a{color:var(--link)}
 .none{color:var(--dim);font-style:italic}
@@ -109,7 +110,8 @@ def render_index(entries: Iterable[IndexEntry], *, title: str, theme: str = "aut
             f'<meta name="color-scheme" content="{_scheme(theme)}">\n',
             f"<title>{safe_title}</title>\n<style>{_css(theme)}</style>\n</head>\n<body>\n",
             f'<h1>{safe_title}</h1>\n<p class="summary">{summary}</p>\n',
-            "<table>\n<thead><tr><th>Line</th><th>Format</th><th>Messages</th>"
+            "<table>\n<thead><tr><th class=\"number\">Line</th><th class=\"format\">Format</th>"
+            "<th class=\"number\">Messages</th>"
             "<th>First user text</th></tr></thead>\n<tbody>\n",
             *rows,
             "</tbody>\n</table>\n</body>\n</html>\n",
@@ -125,7 +127,7 @@ def _row(entry: IndexEntry) -> str:
         preview = html.escape(entry.first_user_text, quote=True)
     return (
         f'<tr><td class="number"><a href="{href}">line {entry.line:,}</a></td>'
-        f"<td>{html.escape(entry.source, quote=True)}</td>"
+        f'<td class="format">{html.escape(entry.source, quote=True)}</td>'
         f'<td class="number">{entry.messages:,}</td>'
         f'<td><a href="{href}">{preview}</a></td></tr>\n'
     )

@@ -129,13 +129,13 @@ def test_jsonl_gives_a_page_per_line_and_an_index(tmp_path):
     rows = re.findall(r"<tr>.*</tr>", index)
     assert rows[1:] == [
         '<tr><td class="number"><a href="conversation-1.html">line 1</a></td>'
-        '<td>openai-chat</td><td class="number">4</td>'
+        '<td class="format">openai-chat</td><td class="number">4</td>'
         '<td><a href="conversation-1.html">question 1</a></td></tr>',
         '<tr><td class="number"><a href="conversation-3.html">line 3</a></td>'
-        '<td>openai-chat</td><td class="number">4</td>'
+        '<td class="format">openai-chat</td><td class="number">4</td>'
         '<td><a href="conversation-3.html">question 2</a></td></tr>',
         '<tr><td class="number"><a href="conversation-4.html">line 4</a></td>'
-        '<td>openai-chat</td><td class="number">1</td>'
+        '<td class="format">openai-chat</td><td class="number">1</td>'
         '<td><a href="conversation-4.html"><span class="none">(no user text)</span></a></td></tr>',
     ]
     assert "<title>chats.jsonl</title>" in index
@@ -152,8 +152,8 @@ def test_jsonl_lines_of_any_format_and_the_title_option(tmp_path):
                "--theme", "light")
     assert (done.status, done.stdout, done.stderr) == (0, "", "")
     index = (out / "index.html").read_text(encoding="utf-8")
-    assert "<td>anthropic</td>" in index
-    assert "<td>semantic-chat</td>" in index
+    assert '<td class="format">anthropic</td>' in index
+    assert '<td class="format">semantic-chat</td>' in index
     assert '<meta name="color-scheme" content="light">' in index
     second = (out / "conversation-2.html").read_text(encoding="utf-8")
     assert second == _page(example_history(), title="Mixed · line 2", theme="light")
