@@ -198,6 +198,13 @@ def test_example_page_blocks_images_audio_and_no_request(open_page: Any) -> None
     assert_inert(report)
     assert opened.foreign_requests() == []
     assert opened.dialogs == []
+    # The page's Content-Security-Policy is in force: even a script the page did not write
+    # (here, the test's own) cannot fetch, so the request never starts.
+    fetched = opened.page.evaluate(
+        "fetch('https://example.invalid/x').then(() => 'fetched', (error) => error.name)"
+    )
+    assert fetched == "TypeError"
+    assert opened.foreign_requests() == []
 
 
 def test_example_audio_clip_loads_in_the_browser(open_page: Any) -> None:
@@ -446,13 +453,26 @@ def test_auto_theme_follows_the_reader_and_forced_themes_do_not(open_page: Any) 
 
 
 def test_page_prints(open_page: Any) -> None:
-    """The print stylesheet applies (a player is no use on paper) and the page prints to PDF."""
-    opened = open_page(render(example_history()))
+    """The print stylesheet applies: no player on paper, the reasoning unfolded, light colours.
+
+    And Chromium prints the page to PDF without a request.
+    """
+    light = open_page(render(example_history(), theme="light"), name="light.html")
+    light.page.emulate_media(media="print")
+    printed_light = light.page.evaluate(COLOURS)
+
+    opened = open_page(render(example_history(), theme="dark"), name="dark.html")
     audio = opened.page.locator("audio")
+    reasoning = opened.page.locator("details.reasoning .text")
     assert audio.is_visible()
+    assert not reasoning.is_visible()
+    screen_dark = opened.page.evaluate(COLOURS)
+
     opened.page.emulate_media(media="print")
     assert not audio.is_visible()
+    assert reasoning.is_visible()  # folded on screen, on paper it is there to read
     assert opened.page.locator("section.message").count() == 5
+    assert opened.page.evaluate(COLOURS) == printed_light != screen_dark
     pdf = opened.page.pdf(format="A4")
     assert pdf.startswith(b"%PDF-")
     assert opened.foreign_requests() == []
