@@ -32,7 +32,7 @@ from semantic_chat.batch import (
 )
 from semantic_chat.formats import ConversionWarning
 from semantic_chat.prompt import form_prompt_string
-from tests.cli.cli_helpers import COMMAND
+from cli.cli_helpers import COMMAND
 
 GOOD = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]
 BAD = [{"role": "user", "content": 5}]

@@ -50,7 +50,7 @@ from semantic_chat.html import (
     unregister_html,
 )
 from semantic_chat.streaming import StreamingTextContent
-from tests.strategies import histories
+from strategies import histories
 
 PNG = ImageContent.from_array(__import__("numpy").zeros((2, 3, 3), "uint8"))
 

@@ -17,13 +17,13 @@ POLICY = (
 _LIGHT = (
     "--bg:#ffffff;--fg:#1f2328;--muted:#656d76;--card:#f6f8fa;--line:#d0d7de;"
     "--accent:#0969da;--user:#1a7f37;--assistant:#0969da;--system:#8250df;--tool:#9a6700;"
-    "--error:#cf222e;--j-key:#0550ae;--j-str:#0a3069;--j-num:#953800;--j-lit:#8250df;"
+    "--error:#cf222e;--j-key:#0550ae;--j-str:#116329;--j-num:#953800;--j-lit:#8250df;"
     "color-scheme:light;"
 )
 _DARK = (
     "--bg:#0d1117;--fg:#e6edf3;--muted:#8d96a0;--card:#161b22;--line:#30363d;"
     "--accent:#4493f8;--user:#3fb950;--assistant:#4493f8;--system:#ab7df8;--tool:#d29922;"
-    "--error:#f85149;--j-key:#79c0ff;--j-str:#a5d6ff;--j-num:#ffa657;--j-lit:#d2a8ff;"
+    "--error:#f85149;--j-key:#79c0ff;--j-str:#7ee787;--j-num:#ffa657;--j-lit:#d2a8ff;"
     "color-scheme:dark;"
 )
 

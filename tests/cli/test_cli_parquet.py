@@ -12,7 +12,7 @@ import pytest
 from semantic_chat.batch import arrow_schema, from_arrow_table
 from semantic_chat.cli import main
 from semantic_chat.cli.parquet import ROW_GROUP
-from tests.cli.cli_helpers import run
+from cli_helpers import run
 
 GOOD = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi", "name": "ada"}]
 
