@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .. import atomic, formats, jsoncodec
+from .. import atomic, jsoncodec
 from ..batch import from_arrow_table
 from .files import CommandError, read_chunks
 from .pipeline import Job, run_chunk
@@ -263,17 +263,15 @@ def convert_shards(args: argparse.Namespace) -> int:
     the shards already written kept for a rerun.
 
     Raises:
-        CommandError: a usage error (status 2: no ``-o``, ``--indent``, a target that is not a
-            wire format, Dask not installed, no shards), a scheduler that cannot be reached, a
-            record error, or a shard whose workers kept dying (status 1).
+        CommandError: a usage error (status 2: no ``-o``, ``--indent``, Dask not installed,
+            no shards), a scheduler that cannot be reached, a record error, or a shard whose
+            workers kept dying (status 1).
     """
     if args.output is None or args.output == "-":
         raise CommandError("--engine dask writes one file per shard: pass -o OUTPUT_DIR", 2)
     if args.indent:
         raise CommandError("--indent does not apply to JSONL (one conversation a line)", 2)
-    parquet = args.to == _PARQUET
-    if not parquet and args.to not in formats.names():
-        raise CommandError(f"--to {args.to}: not a format (see semantic-chat formats)", 2)
+    parquet = args.to == _PARQUET  # else a registered format: --to's choices
     distributed = _import("distributed", "--engine dask needs dask.distributed", "dask")
     output = Path(args.output)
     if output.exists() and not output.is_dir():
