@@ -26,11 +26,13 @@ figure reported is the median wall-clock time over the rounds, with the CPU time
 system, the benchmark's child processes and their own children, from ``getrusage``).
 
 To separate the fixed costs from the per-record ones, the same commands also run on tiny
-inputs: 8 conversations (one per shard for Dask), and for Dask also 1 shard of one
-conversation and 64 shards of one (their difference over 63 is what a shard costs). What a
-tiny run takes is the start-up (interpreter and imports, worker processes, the Dask cluster);
-what the full run takes beyond it is the per-record work and whatever per-record work stays
-serial. Two more in-process figures bound the per-record cost from below:
+inputs: 8 conversations (one per shard for Dask). What a tiny run takes is the start-up
+(interpreter and imports, worker processes, the Dask cluster); what the full run takes beyond
+it is the per-record work and whatever per-record work stays serial. Dask's start-up varies by
+seconds on a busy machine, so it is also measured without it: the benchmark starts a
+`LocalCluster` itself (timed), and runs the engine with ``--scheduler`` on it on 1 shard of one
+conversation, on 64 shards of one (their difference over 63 is what a shard costs) and on the
+8 full shards. Two more in-process figures bound the per-record cost from below:
 ``convert_batch`` on the whole Arrow table in one process (conversion only, no files, no
 processes), and reading the JSONL file and writing its lines back (the file I/O a single
 reader and writer has to do, with no conversion).
@@ -43,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import random
 import resource
 import shutil
@@ -179,14 +182,17 @@ def run_cli(source: Path, workers: int, work: Path) -> Run:
     return Run(wall, cpu, _read_lines(output))
 
 
-def run_dask(shards: Path, workers: int, work: Path) -> Run:
+def run_dask(shards: Path, workers: int, work: Path, scheduler: str | None = None) -> Run:
     """The dask engine on every shard of ``shards`` into a new, empty output folder (a folder
-    left from an earlier run would make it skip the shards already there)."""
+    left from an earlier run would make it skip the shards already there): on a
+    `LocalCluster` of ``workers`` processes it starts, or on the running cluster at
+    ``scheduler``."""
     output = work / "dask-out"
     shutil.rmtree(output, ignore_errors=True)
+    where = ["--scheduler", scheduler] if scheduler else ["-j", str(workers)]
     wall, cpu, _ = _timed(
         [semantic_chat(), "convert", "--engine", "dask", str(shards / "*.jsonl"), "--from",
-         SOURCE, "--to", TARGET, "-q", "-j", str(workers), "-o", str(output)],
+         SOURCE, "--to", TARGET, "-q", *where, "-o", str(output)],
         f"the dask engine with -j {workers}",
     )
     written = sorted(output.glob("*.jsonl"))
@@ -194,6 +200,31 @@ def run_dask(shards: Path, workers: int, work: Path) -> Run:
     if [path.name for path in written] != expected:
         sys.exit(f"the dask engine wrote {[p.name for p in written]}, expected {expected}")
     return Run(wall, cpu, [line for path in written for line in _read_lines(path)])
+
+
+def dask_on_cluster(inputs: Inputs, workers: int, work: Path) -> dict[str, float]:
+    """Seconds to start a `LocalCluster` of ``workers`` processes here (as the engine starts
+    one), then of the engine with ``--scheduler`` on it: one shard of one conversation, ``MANY``
+    shards of one, and the full shards, after one untimed run that lets the workers import
+    ``semantic_chat``. With the cluster's start-up out of the figures, what the engine costs per
+    shard and per record is not lost in that start-up's variation."""
+    import distributed  # noqa: PLC0415 - an optional extra
+
+    start = time.perf_counter()
+    cluster = distributed.LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+        silence_logs=logging.ERROR,
+    )
+    figures = {"cluster": time.perf_counter() - start}
+    try:
+        address = cluster.scheduler_address
+        run_dask(inputs.one_shard, workers, work, address)
+        figures["one"] = run_dask(inputs.one_shard, workers, work, address).wall
+        figures["many"] = run_dask(inputs.many_shards, workers, work, address).wall
+        figures["running"] = run_dask(inputs.shards, workers, work, address).wall
+    finally:
+        cluster.close()
+    return figures
 
 
 def run_datasets(source: Path, num_proc: int, work: Path) -> Run:
@@ -277,6 +308,7 @@ class Config:
     workers: int
     full: Callable[[Path], Run]
     tiny: dict[str, Callable[[Path], Run]]
+    cluster: Callable[[Path], dict[str, float]] | None = None
     walls: list[float] = field(default_factory=list)
     cpus: list[float] = field(default_factory=list)
     tiny_walls: dict[str, list[float]] = field(default_factory=dict)
@@ -314,11 +346,8 @@ def configs(inputs: Inputs) -> list[Config]:
             f"dask-{workers}", f"Dask, {workers} worker{'s' if workers > 1 else ''}", "dask",
             workers,
             lambda work, w=workers: run_dask(inputs.shards, w, work),
-            {
-                "tiny": lambda work, w=workers: run_dask(inputs.tiny_shards, w, work),
-                "one": lambda work, w=workers: run_dask(inputs.one_shard, w, work),
-                "many": lambda work, w=workers: run_dask(inputs.many_shards, w, work),
-            },
+            {"tiny": lambda work, w=workers: run_dask(inputs.tiny_shards, w, work)},
+            lambda work, w=workers: dask_on_cluster(inputs, w, work),
         ))
     return found
 
@@ -357,7 +386,9 @@ def time_rounds(all_configs: list[Config], rounds: int, work: Path) -> None:
     """Each round runs every configuration, full and tiny, once, in a new random order."""
     shuffle = random.Random(0).shuffle
     jobs: list[tuple[Config, str]] = [
-        (config, name) for config in all_configs for name in ("full", *config.tiny)
+        (config, name)
+        for config in all_configs
+        for name in ("full", *config.tiny, *(["cluster"] if config.cluster else []))
     ]
     for number in range(rounds):
         shuffle(jobs)
@@ -368,6 +399,9 @@ def time_rounds(all_configs: list[Config], rounds: int, work: Path) -> None:
                 config.walls.append(run.wall)
                 config.cpus.append(run.cpu)
                 for phase, seconds in run.phases.items():
+                    config.phases.setdefault(phase, []).append(seconds)
+            elif name == "cluster" and config.cluster:
+                for phase, seconds in config.cluster(work).items():
                     config.phases.setdefault(phase, []).append(seconds)
             else:
                 config.tiny_walls.setdefault(name, []).append(config.tiny[name](work).wall)
@@ -416,9 +450,15 @@ class Figures:
         return config.wall() - config.tiny_wall("tiny")
 
     def per_shard(self, key: str) -> float:
-        """Seconds one more Dask shard costs: ``MANY`` shards of one against one shard of one."""
+        """Seconds one more Dask shard costs on a running cluster: ``MANY`` shards of one
+        conversation against one shard of one."""
         config = self.configs[key]
-        return (config.tiny_wall("many") - config.tiny_wall("one")) / (MANY - 1)
+        return (config.phase("many") - config.phase("one")) / (MANY - 1)
+
+    def on_cluster(self, key: str) -> float:
+        """Seconds of the full Dask job on a running cluster beyond a one-shard job's."""
+        config = self.configs[key]
+        return config.phase("running") - config.phase("one")
 
 
 def results_table(figures: Figures, identical: dict[str, int]) -> str:
@@ -452,28 +492,46 @@ def model(figures: Figures) -> str:
     dask1, dask2 = configs["dask-1"], configs["dask-2"]
     shard_records = -(-n // SHARDS)
     shard_cost = figures.per_shard("dask-2")
-    worker_rate = (n - TINY) / figures.variable("dask-2") / 2 if figures.variable(
-        "dask-2") > 0 else float("nan")
+    on_cluster = figures.on_cluster("dask-2")
+    worker_rate = (n - 1) / on_cluster / 2 if on_cluster > 0 else float("nan")
+    shard_cost_one = figures.per_shard("dask-1")
+    serial_shards = shard_cost > 0.75 * shard_cost_one
     if shard_cost > 0:
         shard_sentence = (
-            f"Per shard: a task (scheduling it, opening, writing and renaming its files), about "
-            f"{shard_cost * 1000:.0f} ms here with 2 workers ({MANY} shards of one conversation "
-            f"against one: {fmt(dask2.tiny_wall('many'))} s and {fmt(dask2.tiny_wall('one'))} "
-            "s)."
+            "Per shard: a task (scheduling it, opening, writing and renaming its files, the "
+            f"client taking its result), about {shard_cost * 1000:.0f} ms here with 2 workers "
+            f"on a running cluster and {shard_cost_one * 1000:.0f} ms with 1 ({MANY} shards of "
+            f"one conversation against one: {fmt(dask2.phase('many'))} s and "
+            f"{fmt(dask2.phase('one'))} s with 2). "
+            + (
+                "A second worker hardly shortened it, so most of it is serial: the "
+                "scheduler's and the client's handling of each task (Dask's documentation "
+                "puts the scheduler's own overhead at about 1 ms a task)."
+                if serial_shards
+                else "A second worker shortened it, so most of it is the workers' own "
+                "(opening and renaming files), which runs in parallel."
+            )
         )
     else:
         shard_sentence = (
-            f"Per shard: a task (scheduling it, opening, writing and renaming its files), too "
-            f"small here to see against the cluster's start-up: {MANY} shards of one "
-            f"conversation took {fmt(dask2.tiny_wall('many'))} s, one shard "
-            f"{fmt(dask2.tiny_wall('one'))} s."
+            "Per shard: a task (scheduling it, opening, writing and renaming its files), too "
+            f"small here to measure: {MANY} shards of one conversation took "
+            f"{fmt(dask2.phase('many'))} s on a running cluster, one shard "
+            f"{fmt(dask2.phase('one'))} s."
         )
     if shard_cost > 0 and worker_rate > 0:
         balance = (
             f" With shards of {shard_records:,} conversations and the "
             f"{worker_rate:,.0f} conversations/s per worker measured here, a shard is "
             f"{shard_records / worker_rate:.1f} s of a worker's time against "
-            f"{shard_cost:.2f} s of overhead."
+            f"{shard_cost:.2f} s of overhead"
+            + (
+                "; with that overhead serial, the limit is about "
+                f"{shard_records / shard_cost:,.0f} conversations/s however many workers, "
+                "and larger shards raise it."
+                if serial_shards
+                else "."
+            )
         )
     else:
         balance = ""
@@ -519,14 +577,16 @@ def model(figures: Figures) -> str:
         "- **Dask** (`--engine dask`, one task per shard). Per record: the conversion in a "
         "worker process, which reads its shard and writes its output shard itself: no record "
         f"passes through the scheduler or the client. {shard_sentence} Per job: starting the "
-        "`LocalCluster` (scheduler, nannies, worker processes) and the client: one shard of "
-        f"one conversation took {fmt(dask1.tiny_wall('one'))} s with 1 worker and "
-        f"{fmt(dask2.tiny_wall('one'))} s with 2; against a running cluster (`--scheduler`) "
-        "only the client's start remains. "
-        + _scaling(figures.variable("dask-1"), figures.variable("dask-2"),
-                   "the time past start-up")
-        + ". Past one machine the serial part is the scheduler, which sees shards, not "
-        "records (a few thousand tasks a second at most), and the client listing the glob; "
+        "`LocalCluster` (scheduler, nannies, worker processes), "
+        f"{fmt(dask1.phase('cluster'))} s for 1 worker and {fmt(dask2.phase('cluster'))} s for "
+        "2 when the benchmark starts one, and the client (with a running cluster, "
+        "`--scheduler`, one shard of one conversation took "
+        f"{fmt(dask1.phase('one'))} s with 1 worker and {fmt(dask2.phase('one'))} s with 2, "
+        "the CLI's own start-up included). "
+        + _scaling(figures.on_cluster("dask-1"), on_cluster,
+                   "the full job on a running cluster, past the first shard,")
+        + ". Past one machine the serial part is the scheduler and the client, which see "
+        "shards, not records, and the client listing the glob; "
         "the rest grows with the workers until the shared storage's bandwidth is the limit."
         + balance
         + " At least as many shards as worker cores keeps every core busy, shards of "
@@ -534,9 +594,11 @@ def model(figures: Figures) -> str:
         "slowest shard, equal shard sizes matter more than their number.",
         "",
         f"On this machine, with 2 workers and start-up included, the order was: {ranking}. "
-        "The start-ups decide it for small jobs; for large ones every engine tends to the "
-        "same per-record cost divided by the cores, and only Dask's serial part carries no "
-        "records, which is why it is the one that scales past one machine.",
+        "The start-ups decide it for small jobs; for large ones what counts is the "
+        "per-record cost divided by the cores, plus each engine's serial part: the CLI's "
+        "parent process, `datasets`' load and write, Dask's handling of each shard. Only "
+        "Dask's serial part carries no records, which is why it is the one that scales past "
+        "one machine.",
     ]
     return "\n".join(lines)
 
@@ -556,8 +618,9 @@ def report(
         for config in (configs["datasets-1"], configs["datasets-2"])
     ]
     dask_rows = [
-        [config.label, fmt(config.tiny_wall("one")), fmt(config.tiny_wall("tiny")),
-         fmt(config.tiny_wall("many")), fmt(figures.per_shard(key) * 1000, 0)]
+        [config.label, fmt(config.phase("cluster")), fmt(config.phase("one")),
+         fmt(config.phase("many")), fmt(figures.per_shard(key) * 1000, 0),
+         fmt(config.phase("running")), _rate(n - 1, figures.on_cluster(key))]
         for key, config in configs.items() if config.engine == "dask"
     ]
     versions = ", ".join(
@@ -592,12 +655,17 @@ def report(
         "",
         table(["engine", "import", "load", "map", "write", "conversations/s in map"], ds_rows),
         "",
-        f"Dask, fixed costs (median seconds): 1 shard of one conversation, {SHARDS} and {MANY} "
-        f"shards of one; *ms per shard* is the difference of the last and the first over "
-        f"{MANY - 1}.",
+        "Dask on a running cluster (median seconds): a `LocalCluster` started by the "
+        "benchmark (*cluster start-up*, the part the engine pays when it starts its own), then "
+        "`--engine dask --scheduler ADDRESS` on 1 shard of one conversation, on "
+        f"{MANY} shards of one, and on the {SHARDS} full shards (after one untimed job, so "
+        f"the workers have imported `semantic_chat`). *ms per shard*: the {MANY}-shard job "
+        f"beyond the 1-shard job, over {MANY - 1}. *Past the first shard*: the "
+        "conversations beyond one, over the full job's seconds beyond the 1-shard job's.",
         "",
-        table(["engine", "1 shard of 1", f"{SHARDS} shards of 1", f"{MANY} shards of 1",
-               "ms per shard"], dask_rows),
+        table(["engine", "cluster start-up", "1 shard of 1", f"{MANY} shards of 1",
+               "ms per shard", f"{SHARDS} full shards", "conversations/s past the first shard"],
+              dask_rows),
         "",
         model(figures),
     ]
