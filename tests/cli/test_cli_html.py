@@ -7,6 +7,7 @@ check the key parts the command itself decides: the title, the files written, th
 
 import json
 import re
+import textwrap
 
 import pytest
 from cli_helpers import BAD_TOOL_MESSAGE, chat_conversation, example_json, run, write_jsonl
@@ -70,7 +71,18 @@ def test_title_and_theme_options_reach_the_page():
     assert light.stdout != done.stdout
 
 
-@pytest.mark.parametrize("name", formats.names())
+BUILT_IN_FORMATS = [
+    name for name in formats.names()
+    if formats.get(name).from_payload.__module__.startswith("semantic_chat.")
+]
+"""The library's own formats (a test module may have registered one of its own by now)."""
+
+
+def test_the_built_in_formats_are_all_there():
+    assert len(BUILT_IN_FORMATS) == 7
+
+
+@pytest.mark.parametrize("name", BUILT_IN_FORMATS)
 def test_every_format_the_cli_reads_gives_its_page(tmp_path, name):
     written = run("example", "--to", name, "--on-unsupported", "drop")
     assert written.status == 0
@@ -278,6 +290,41 @@ def test_a_bad_line_is_located_with_its_column(tmp_path):
     done = run("show", str(source), "--html", "--line", "2")
     assert (done.status, done.stdout) == (1, "")
     assert done.errors[0].startswith("semantic-chat: line 2, column 6: malformed JSON")
+
+
+# --- plugins ------------------------------------------------------------------------------
+
+VIDEO_PLUGIN = textwrap.dedent('''
+    import html
+    import attrs
+    from semantic_chat import ContentType, KernelContent
+    from semantic_chat.html import register_html
+
+    @attrs.define
+    class VideoContent(KernelContent):
+        content_type = ContentType("video")
+        url: str
+
+    register_html(VideoContent, lambda item: f"<video src={html.escape(item.url)!r}></video>")
+''')
+
+
+def test_a_plugin_loaded_by_the_cli_renders_its_items(tmp_path):
+    (tmp_path / "acme_video.py").write_text(VIDEO_PLUGIN, encoding="utf-8")
+    document = {"version": 1, "messages": [{"role": "user", "items": [
+        {"type": "video", "url": "https://x.test/v.mp4?a=1&b=<2>"},
+    ]}]}
+    source = write_jsonl(tmp_path / "videos.jsonl", [document])
+    env = {"PYTHONPATH": str(tmp_path)}
+    done = run("show", str(source), "--line", "1", "--html", "--plugin", "acme_video", env=env)
+    assert (done.status, done.stderr) == (0, "")
+    assert (
+        '<div class="item plugin" data-type="video">'
+        "<video src='https://x.test/v.mp4?a=1&amp;b=&lt;2&gt;'></video></div>"
+    ) in done.stdout
+    without = run("show", str(source), "--line", "1", "--html", env=env)
+    assert '<div class="item unknown" data-type="video">' in without.stdout
+    assert "<video" not in without.stdout
 
 
 # --- options that do not fit ----------------------------------------------------------------
