@@ -166,8 +166,9 @@ def build_parser() -> argparse.ArgumentParser:
         "show",
         show,
         "print a conversation as a readable transcript, or write it as an HTML page",
-        "With --html a conversation is one self-contained page (inline CSS, no script, no\n"
-        "external request), to standard output or -o FILE. A JSONL file gives, with -o DIR,\n"
+        "With --html a conversation is one self-contained page (inline CSS, no script,\n"
+        "nothing fetched but the images and audio an item names by an https: URI), to\n"
+        "standard output or -o FILE. A JSONL file gives, with -o DIR,\n"
         "a page per line (conversation-N.html) and an index.html listing them, or with\n"
         "--line N the page of line N.\n\n"
         "examples:\n  semantic-chat example | semantic-chat show\n"
