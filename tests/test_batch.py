@@ -19,6 +19,7 @@ import datasets
 import pandas as pd
 import pyarrow as pa
 import pytest
+from cli.cli_helpers import COMMAND
 
 from semantic_chat import FormatError, InvalidTypeError, InvalidValueError, SerializationError
 from semantic_chat.batch import (
@@ -32,7 +33,6 @@ from semantic_chat.batch import (
 )
 from semantic_chat.formats import ConversionWarning
 from semantic_chat.prompt import form_prompt_string
-from cli.cli_helpers import COMMAND
 
 GOOD = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]
 BAD = [{"role": "user", "content": 5}]

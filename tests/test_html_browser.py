@@ -5,8 +5,8 @@ browser makes of it: how many message blocks it shows, that every image decodes 
 clip loads, that the DOM holds no ``<script>`` element and no event-handler attribute even when
 the conversation is made of ``<script>``, ``<img onerror>`` and ``javascript:`` content, and
 that opening a page makes no request but for the page itself and its ``data:`` URLs (every
-request is logged by ``page.on("request")``; a page showing an ``https:`` image is the positive
-control that the log sees requests).
+request is logged by ``page.on("request")``; a hand-written page loading an ``https:`` image
+is the positive control that the log sees requests, where ours shows that image as a link).
 
 Chromium is Debian's ``chromium`` package (found with ``shutil.which("chromium")``), driven by
 the ``playwright`` package without its own browser download. Without either the tests are
@@ -335,15 +335,22 @@ def test_hostile_content_stays_text(open_page: Any) -> None:
     assert "<b onclick=alert(1)>stop</b>" in shown
 
 
-def test_https_image_is_the_only_request(open_page: Any, browser: Any, tmp_path: Path) -> None:
-    """The positive control: an https: image is requested, and the log sees that request.
+def test_an_https_image_is_a_link_and_the_log_sees_requests(
+    open_page: Any, browser: Any, tmp_path: Path
+) -> None:
+    """An https: image is a link, never loaded; the positive control shows the log works.
 
-    The request is answered by a route (a red pixel), so nothing leaves the machine.
+    The control is a hand-written page with that image in an ``<img>``: its request is
+    answered by a route (a red pixel), so nothing leaves the machine, and the log records it.
     """
     history = ChatHistory()
     history.add_user_message([ImageContent(uri="https://images.invalid/red.png"), "red?"])
-    path = tmp_path / "https.html"
-    path.write_text(render(history), encoding="utf-8")
+    ours = tmp_path / "https.html"
+    ours.write_text(render(history), encoding="utf-8")
+    control = tmp_path / "control.html"
+    control.write_text(
+        '<!DOCTYPE html><img src="https://images.invalid/red.png" alt="red">', encoding="utf-8"
+    )
     page = browser.new_page()
     try:
         requests: list[str] = []
@@ -352,8 +359,13 @@ def test_https_image_is_the_only_request(open_page: Any, browser: Any, tmp_path:
             "https://images.invalid/**",
             lambda route: route.fulfill(status=200, content_type="image/png", body=RED_PIXEL_PNG),
         )
-        page.goto(path.as_uri(), wait_until="load", timeout=TIMEOUT_MS)
-        assert [url for url in requests if url != path.as_uri()] == [
+        page.goto(ours.as_uri(), wait_until="load", timeout=TIMEOUT_MS)
+        assert [url for url in requests if url != ours.as_uri()] == []
+        assert page.evaluate("document.images.length") == 0
+        assert page.get_attribute("a[href]", "href") == "https://images.invalid/red.png"
+        requests.clear()
+        page.goto(control.as_uri(), wait_until="load", timeout=TIMEOUT_MS)
+        assert [url for url in requests if url != control.as_uri()] == [
             "https://images.invalid/red.png"
         ]
         assert page.evaluate("Array.from(document.images, (image) => image.naturalWidth)") == [1]

@@ -1,7 +1,7 @@
 """HTML for a conversation: a self-contained page, a message's fragment, notebook output.
 
-`render` writes a whole page (inline CSS, no JavaScript, nothing fetched from elsewhere but
-images and audio given by an ``https:`` URI); `render_message` one message's
+`render` writes a whole page (inline CSS, no JavaScript, nothing fetched from elsewhere: an
+image or audio item at a web address is a link to it); `render_message` one message's
 ``<section class="message">``. `ChatHistory._repr_html_` and `ChatMessageContent._repr_html_`
 use them, so Jupyter shows conversations with their images and audio players.
 
@@ -11,8 +11,8 @@ plugins' renderers), `jsonview` colours JSON, `style` holds the CSS.
 Everything taken from content is escaped (``html.escape(quote=True)``): text is shown as
 text, never as HTML or Markdown. URIs are used only where they cannot run code or reach
 anything but the payload: an image or audio item's bytes as a ``data:`` URL of an image or
-audio type, or an ``https:`` URI; a file's bytes as a ``data:`` download link; links to
-``http:`` and ``https:`` pages. Any other URI (``javascript:``, ``file:``, a ``data:`` URL of
+audio type; a file's bytes as a ``data:`` download link; links (never loaded) to ``http:``
+and ``https:`` addresses. Any other URI (``javascript:``, ``file:``, a ``data:`` URL of
 another type) is shown as text.
 
 A plugin supplies the HTML of its own content type with `register_html`; without it, its

@@ -222,8 +222,10 @@ def _caption(item: KernelContent) -> str:
 
 
 def _image(item: ImageContent, context: Context, footnotes: list[Citation]) -> str:
-    source = _media_source(item, "image/")
     caption = _caption(item)
+    if item.uri is not None:
+        return _linked(item, caption)
+    source = _media_source(item, "image/")
     if source is None:
         return _unshown(item, caption)
     return (
@@ -233,13 +235,14 @@ def _image(item: ImageContent, context: Context, footnotes: list[Citation]) -> s
 
 
 def _audio(item: AudioContent, context: Context, footnotes: list[Citation]) -> str:
-    source = _media_source(item, "audio/")
     caption = _caption(item)
+    if item.uri is not None:
+        return _linked(item, caption)
+    source = _media_source(item, "audio/")
     if source is None:
         return _unshown(item, caption)
-    preload = "" if source.startswith("data:") else ' preload="none"'
     return (
-        f'<figure class="item audio"><audio controls{preload} src="{source}"></audio>'
+        f'<figure class="item audio"><audio controls src="{source}"></audio>'
         f"<figcaption>{caption}</figcaption></figure>\n"
     )
 
@@ -263,6 +266,18 @@ def _file(item: BinaryContent, context: Context, footnotes: list[Citation]) -> s
     )
 
 
+def _linked(item: BinaryContent, caption: str) -> str:
+    """Media at a web address: a link to it, never loaded, so the page requests nothing."""
+    uri = item.uri or ""
+    if not _is_web_link(uri):
+        return _unshown(item, caption)
+    kind = _escape(str(item.content_type))
+    return (
+        f'<div class="item {kind} linked"><span class="tag">{kind}</span> '
+        f'<a href="{_escape(uri)}" rel="noopener noreferrer">{caption}</a></div>\n'
+    )
+
+
 def _unshown(item: BinaryContent, caption: str) -> str:
     """A binary item that cannot be shown safely (or has no bytes here): its line as text."""
     kind = _escape(str(item.content_type))
@@ -273,10 +288,12 @@ def _unshown(item: BinaryContent, caption: str) -> str:
 
 
 def _media_source(item: BinaryContent, prefix: str) -> str | None:
-    """The escaped ``src`` of an image or audio item, or None where it is not safe to use."""
-    if item.uri is not None:
-        return _escape(item.uri) if _is_web_link(item.uri, schemes=("https://",)) else None
-    if item.file_id is not None:
+    """The escaped ``data:`` ``src`` of an image or audio item's bytes, or None.
+
+    None when the item has no bytes here or they are not of its kind: a ``data:`` URL of
+    another type is never used.
+    """
+    if item.uri is not None or item.file_id is not None:
         return None
     mime_type = (item.mime_type or "").split(";", 1)[0].strip().lower()
     if not mime_type.startswith(prefix):

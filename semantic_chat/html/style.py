@@ -9,10 +9,8 @@ from __future__ import annotations
 
 __all__ = ["POLICY", "page_css", "scoped_css"]
 
-# the page itself (data: URLs) or an https: URI an item holds.
-POLICY = (
-    "default-src 'none'; style-src 'unsafe-inline'; img-src data: https:; media-src data: https:"
-)
+# no script, no fetch, nothing from elsewhere: images and audio only from the page itself (data:)
+POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; media-src data:"
 
 _LIGHT = (
     "--bg:#ffffff;--fg:#1f2328;--muted:#656d76;--card:#f6f8fa;--line:#d0d7de;"

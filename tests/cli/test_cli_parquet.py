@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from cli_helpers import run
 
 from semantic_chat.batch import arrow_schema, from_arrow_table
 from semantic_chat.cli import main
 from semantic_chat.cli.parquet import ROW_GROUP
-from cli_helpers import run
 
 GOOD = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi", "name": "ada"}]
 
