@@ -523,8 +523,8 @@ def model(figures: Figures) -> str:
         balance = (
             f" With shards of {shard_records:,} conversations and the "
             f"{worker_rate:,.0f} conversations/s per worker measured here, a shard is "
-            f"{shard_records / worker_rate:.1f} s of a worker's time against "
-            f"{shard_cost:.2f} s of overhead"
+            f"{shard_records / worker_rate:.2f} s of a worker's time against "
+            f"{shard_cost * 1000:.0f} ms of overhead"
             + (
                 "; with that overhead serial, the limit is about "
                 f"{shard_records / shard_cost:,.0f} conversations/s however many workers, "
@@ -535,6 +535,17 @@ def model(figures: Figures) -> str:
         )
     else:
         balance = ""
+    extra_cpu = (configs["cli-2"].cpu() - configs["cli-1"].cpu()) / n * 1e6
+    passing = (
+        f"Passing records to workers costs CPU: the run with `-j 2` took {extra_cpu:.0f} µs "
+        "more CPU per conversation than with `-j 1` (pickling each chunk of lines there and "
+        "its results back, and starting the two workers; `-j 1` converts in the process that "
+        "reads), against "
+        f"{configs['cli-1'].cpu() / n * 1e6:.0f} µs for the whole work with `-j 1`; the "
+        "parent's side of that, with reading and writing, is what stays serial. "
+        if extra_cpu > 0
+        else ""
+    )
     by_rate = sorted(
         ("cli-2", "datasets-2", "dask-2"), key=lambda key: configs[key].wall()
     )
@@ -550,16 +561,18 @@ def model(figures: Figures) -> str:
         "records reach the workers, what is paid once per process, per shard or per job, and "
         "which part runs in one place only.",
         "",
-        "- **CLI** (`-j N`). Per record: the conversion, in a worker process, plus the parent's "
+        "- **CLI** (`-j N`). Per record: with `-j 1`, the conversion in the one process that "
+        "reads and writes; with `-j N`, the conversion in a worker process, plus the parent's "
         "share: it reads every line, sends chunks of lines to the workers, takes their results "
         "back in order and writes them, all in one process. Per job: the interpreter and "
-        f"imports, and one process per worker ({fmt(configs['cli-1'].tiny_wall('tiny'))} s with "
-        f"`-j 1`, {fmt(configs['cli-2'].tiny_wall('tiny'))} s with `-j 2`). "
+        "imports, and with `-j N` the N worker processes "
+        f"({fmt(configs['cli-1'].tiny_wall('tiny'))} s with `-j 1`, "
+        f"{fmt(configs['cli-2'].tiny_wall('tiny'))} s with `-j 2`). "
         + _scaling(figures.variable("cli-1"), figures.variable("cli-2"),
                    "the time past start-up")
-        + "; the serial part is the parent's reading, passing and writing. Past one machine it "
-        "does not go: one process owns the input and the output file, so its ceiling is that "
-        "parent's rate (copying the file's lines alone runs at "
+        + f"; the serial part is the parent's reading, passing and writing. {passing}Past one "
+        "machine it does not go: one process owns the input and the output file, so its "
+        "ceiling is that parent's rate (copying the file's lines alone runs at "
         f"{_rate(n, floors['read and write'])} conversations/s, before any passing to workers). "
         "Beyond that, split the file and run one CLI per machine, which is what the Dask "
         "engine does.",
