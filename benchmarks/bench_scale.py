@@ -23,7 +23,10 @@ Before anything is timed, each engine's output is checked against the CLI with `
 same number of lines and, line for line, the same JSON value (the byte-identical lines are
 counted too). Then each round runs every configuration once, in a new random order, and the
 figure reported is the median wall-clock time over the rounds, with the CPU time (user +
-system, the benchmark's child processes and their own children, from ``getrusage``).
+system, the benchmark's child processes and their own children, from ``getrusage``). Before
+and after each round, `cores_free` measures how many of the 2 cores the benchmark had (two
+processes of pure CPU work against one doing both halves): on a machine shared with other
+jobs, no engine can go faster from 1 to 2 workers than that.
 
 To separate the fixed costs from the per-record ones, the same commands also run on tiny
 inputs: 8 conversations (one per shard for Dask). What a tiny run takes is the start-up
@@ -297,6 +300,28 @@ def in_process_floors(inputs: Inputs, work: Path) -> dict[str, float]:
     return {"convert_batch": convert, "read and write": io}
 
 
+PROBE = "total = 0\nfor i in range({}):\n    total += i * i\n"
+"""Pure CPU work for `cores_free`, in a Python process of its own."""
+PROBE_LOOPS = 4_000_000
+
+
+def cores_free() -> float:
+    """How many cores this benchmark had at the time: one process doing twice the work,
+    against two processes doing it at once, each half (2.0 on an idle 2-core machine, 1.0 when
+    another job holds one core). The speed-ups from 1 to 2 workers are read against it."""
+    def spawn(loops: int) -> subprocess.Popen[bytes]:
+        return subprocess.Popen([sys.executable, "-c", PROBE.format(loops)])
+
+    start = time.perf_counter()
+    spawn(2 * PROBE_LOOPS).wait()
+    one = time.perf_counter() - start
+    start = time.perf_counter()
+    pair = [spawn(PROBE_LOOPS), spawn(PROBE_LOOPS)]
+    for process in pair:
+        process.wait()
+    return one / (time.perf_counter() - start)
+
+
 # --- checking and timing --------------------------------------------------------------------
 
 
@@ -382,17 +407,20 @@ def check(all_configs: list[Config], work: Path) -> tuple[list[str], dict[str, i
     return reference, identical
 
 
-def time_rounds(all_configs: list[Config], rounds: int, work: Path) -> None:
-    """Each round runs every configuration, full and tiny, once, in a new random order."""
+def time_rounds(all_configs: list[Config], rounds: int, work: Path) -> list[float]:
+    """Each round runs every configuration, full and tiny, once, in a new random order, with
+    `cores_free` measured before and after; returns those measurements."""
     shuffle = random.Random(0).shuffle
     jobs: list[tuple[Config, str]] = [
         (config, name)
         for config in all_configs
         for name in ("full", *config.tiny, *(["cluster"] if config.cluster else []))
     ]
+    free = []
     for number in range(rounds):
         shuffle(jobs)
         started = time.perf_counter()
+        free.append(cores_free())
         for config, name in jobs:
             if name == "full":
                 run = config.full(work)
@@ -405,8 +433,10 @@ def time_rounds(all_configs: list[Config], rounds: int, work: Path) -> None:
                     config.phases.setdefault(phase, []).append(seconds)
             else:
                 config.tiny_walls.setdefault(name, []).append(config.tiny[name](work).wall)
+        free.append(cores_free())
         print(f"  round {number + 1}/{rounds}: {time.perf_counter() - started:.0f} s",
               file=sys.stderr)
+    return free
 
 
 # --- the report -----------------------------------------------------------------------------
@@ -443,6 +473,7 @@ class Figures:
     n: int
     configs: dict[str, Config]
     floors: dict[str, float]
+    free: list[float]
 
     def variable(self, key: str) -> float:
         """The full run's seconds beyond the start-up (the tiny run's)."""
@@ -647,6 +678,11 @@ def report(
         "(configurations in a new random order each round), wall clock. Load average "
         f"{loads[0]} at the start, {loads[1]} at the end: the 2 CPUs were shared with other "
         "work, so these figures are indicative; the CPU-time column is the steadier one. "
+        "Cores free to the benchmark (two processes of pure CPU work against one doing both "
+        "halves, before and after each round; 2.00 is an idle 2-core machine): "
+        + ", ".join(f"{value:.2f}" for value in figures.free)
+        + f" (median {median(figures.free):.2f}); a speed-up from 1 to 2 workers can be no "
+        "larger. "
         f"Versions: {versions}.",
         "",
         results_table(figures, identical),
@@ -715,8 +751,8 @@ def main(argv: list[str] | None = None) -> None:
         all_configs = configs(inputs)
         _, identical = check(all_configs, work)
         floors = in_process_floors(inputs, work)
-        time_rounds(all_configs, rounds, work)
-    figures = Figures(n, {config.key: config for config in all_configs}, floors)
+        free = time_rounds(all_configs, rounds, work)
+    figures = Figures(n, {config.key: config for config in all_configs}, floors, free)
     print(report(figures, megabytes, identical, rounds, args.seed, (start_load, load_average())))
 
 
