@@ -453,17 +453,24 @@ def _serial(one: float, two: float) -> float:
     return min(1.0, max(0.0, 2 * two / one - 1)) if one > 0 and two > 0 else float("nan")
 
 
-def _scaling(one: float, two: float, what: str) -> str:
-    """A sentence on how ``what`` went from 1 to 2 workers, given its seconds with each."""
+def _scaling(one: float, two: float, what: str, free: float) -> str:
+    """A sentence on how ``what`` went from 1 to 2 workers, given its seconds with each and
+    the cores free to the benchmark at the time (`cores_free`)."""
     if not (one > 0 and two > 0):
         return (f"From 1 to 2 workers {what} was too small to measure against the start-up's "
                 "variation (run more conversations)")
+    speedup = one / two
+    if speedup > 1.05 * free:
+        return (f"From 1 to 2 workers {what} went {speedup:.2f}x faster, more than the "
+                f"{free:.2f} cores free allowed: the start-up subtracted from both varies, so "
+                "read it as scaling with the cores, no serial part measurable")
     if two < one:
-        return (f"From 1 to 2 workers {what} went {one / two:.2f}x faster, which Amdahl's law "
-                f"reads as a serial part of about {_serial(one, two):.0%} (an upper bound on a "
-                "shared machine, where a second core taken by other work reads as serial)")
-    return (f"From 1 to 2 workers {what} went no faster ({one / two:.2f}x): the second core "
-            "was not free, or the serial part is all of it")
+        return (f"From 1 to 2 workers {what} went {speedup:.2f}x faster with {free:.2f} cores "
+                f"free, which Amdahl's law reads as a serial part of about "
+                f"{_serial(one, two):.0%} (an upper bound on a shared machine, where time "
+                "another job takes from the second core reads as serial)")
+    return (f"From 1 to 2 workers {what} went no faster ({speedup:.2f}x, {free:.2f} cores "
+            "free): the second core was not free while it ran, or the serial part is all of it")
 
 
 @dataclass
@@ -519,6 +526,7 @@ def model(figures: Figures) -> str:
     """The written model of how each engine scales past this machine, from the figures."""
     n, configs, floors = figures.n, figures.configs, figures.floors
     per_record = floors["convert_batch"] / n * 1e6
+    free = median(figures.free)
     ds1, ds2 = configs["datasets-1"], configs["datasets-2"]
     dask1, dask2 = configs["dask-1"], configs["dask-2"]
     shard_records = -(-n // SHARDS)
@@ -600,7 +608,7 @@ def model(figures: Figures) -> str:
         f"({fmt(configs['cli-1'].tiny_wall('tiny'))} s with `-j 1`, "
         f"{fmt(configs['cli-2'].tiny_wall('tiny'))} s with `-j 2`). "
         + _scaling(figures.variable("cli-1"), figures.variable("cli-2"),
-                   "the time past start-up")
+                   "the time past start-up", free)
         + f"; the serial part is the parent's reading, passing and writing. {passing}Past one "
         "machine it does not go: one process owns the input and the output file, so its "
         "ceiling is that parent's rate (copying the file's lines alone runs at "
@@ -614,7 +622,7 @@ def model(figures: Figures) -> str:
         f"in one process ({fmt(ds1.phase('load'))} s), a pool of `num_proc` processes started "
         "for each `map` call, and writing the result out "
         f"({fmt(ds1.phase('write'))} s), in one process too. "
-        + _scaling(ds1.phase("map"), ds2.phase("map"), "`map` alone")
+        + _scaling(ds1.phase("map"), ds2.phase("map"), "`map` alone", free)
         + ". `datasets` has no cluster of its own: past one machine each machine takes its "
         "part (`datasets.distributed.split_dataset_by_node`, or its own files), and the model "
         "is this machine's times the machines, the load and the write done on each.",
@@ -628,7 +636,7 @@ def model(figures: Figures) -> str:
         f"{fmt(dask1.phase('one'))} s with 1 worker and {fmt(dask2.phase('one'))} s with 2, "
         "the CLI's own start-up included). "
         + _scaling(figures.on_cluster("dask-1"), on_cluster,
-                   "the full job on a running cluster, past the first shard,")
+                   "the full job on a running cluster, past the first shard,", free)
         + ". Past one machine the serial part is the scheduler and the client, which see "
         "shards, not records, and the client listing the glob; "
         "the rest grows with the workers until the shared storage's bandwidth is the limit."
