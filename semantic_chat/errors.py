@@ -5,7 +5,8 @@ expect, so ``except ValueError`` keeps working::
 
     SemanticChatError
     ├── InvalidValueError (ValueError)         a value breaks a rule of the model
-    │   ├── FunctionArgumentsError             a call's arguments are not a JSON object
+    │   ├── FunctionArgumentsError             a call's arguments: not a JSON object, or not
+    │   │                                      what the tool's signature takes
     │   ├── FormatError                        a provider payload that cannot be read
     │   │   └── UnsupportedContentError        an item a wire format cannot carry
     │   ├── SerializationError                 JSON or dicts that cannot be read or written
@@ -116,7 +117,11 @@ class RegistrationError(InvalidTypeError):
 
 
 class FunctionArgumentsError(InvalidValueError):
-    """A function call's arguments are not a JSON object."""
+    """A function call's arguments are not a JSON object, or not what the tool takes.
+
+    The second is `semantic_chat.tools.schema.convert_arguments` refusing them against the
+    function's signature; the path names the argument (``arguments.stops[2].lat``).
+    """
 
 
 class FormatError(InvalidValueError):
