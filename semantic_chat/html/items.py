@@ -222,29 +222,28 @@ def _caption(item: KernelContent) -> str:
 
 
 def _image(item: ImageContent, context: Context, footnotes: list[Citation]) -> str:
-    caption = _caption(item)
-    if item.uri is not None:
-        return _linked(item, caption)
-    source = _media_source(item, "image/")
-    if source is None:
-        return _unshown(item, caption)
-    return (
-        f'<figure class="item image"><img src="{source}" alt="{caption}">'
-        f"<figcaption>{caption}</figcaption></figure>\n"
-    )
+    return _media(item, "image/", '<img src="{source}" alt="{caption}">')
 
 
 def _audio(item: AudioContent, context: Context, footnotes: list[Citation]) -> str:
+    return _media(item, "audio/", '<audio controls src="{source}"></audio>')
+
+
+def _media(item: BinaryContent, prefix: str, element: str) -> str:
+    """An image or audio item as ``element`` of its own bytes, with its caption.
+
+    ``element`` gets the escaped ``{source}`` and ``{caption}``. An item at a web address is
+    a link to it; one whose bytes cannot be shown safely is its caption, as text.
+    """
     caption = _caption(item)
     if item.uri is not None:
         return _linked(item, caption)
-    source = _media_source(item, "audio/")
+    source = _media_source(item, prefix)
     if source is None:
         return _unshown(item, caption)
-    return (
-        f'<figure class="item audio"><audio controls src="{source}"></audio>'
-        f"<figcaption>{caption}</figcaption></figure>\n"
-    )
+    kind = prefix.rstrip("/")
+    shown = element.format(source=source, caption=caption)
+    return f'<figure class="item {kind}">{shown}<figcaption>{caption}</figcaption></figure>\n'
 
 
 def _file(item: BinaryContent, context: Context, footnotes: list[Citation]) -> str:

@@ -23,7 +23,9 @@ __all__ = [
     "call_block",
     "indented",
     "parse_arguments",
+    "prefix",
     "quote",
+    "reply_call_block",
     "response_block",
     "tools_texts",
 ]
@@ -124,6 +126,20 @@ def indented(value: Any, newline: str = "\n") -> str:
     return _dumps_indented(value).replace("\n", newline)
 
 
+def prefix(label: str, previous: Any) -> str:
+    """Cleanlab's prefix for a turn of ``label`` (a role, or the name standing for it).
+
+    Nothing for a system turn after a turn of a system role (``previous``).
+    """
+    if label in SYSTEM_ROLES:
+        return "" if previous in SYSTEM_ROLES else "System: "
+    if label == "user":
+        return "User: "
+    if label == "assistant":
+        return ASSISTANT
+    return label.capitalize() + ": "
+
+
 def call_block(name: str, arguments: Any, call_id: Any) -> str:
     """A ``<tool_call>`` block: name, arguments and call id, as cleanlab's JSON writes them."""
     name = quote(name) if type(name) is str else indented(name, "\n  ")
@@ -144,6 +160,12 @@ def response_block(name: str, call_id: Any, output: Any) -> str:
         f'<tool_response>\n{{\n  "name": {name},\n  "call_id": {call_id},'
         f'\n  "output": {output}\n}}\n</tool_response>'
     )
+
+
+def reply_call_block(name: Any, arguments: Any) -> str:
+    """A reply's ``<tool_call>`` block (``form_response_string``): name and arguments, no id."""
+    name, arguments = indented(name, "\n  "), indented(arguments, "\n  ")
+    return f'<tool_call>\n{{\n  "name": {name},\n  "arguments": {arguments}\n}}\n</tool_call>'
 
 
 def _tool_list(tools: Any) -> list[Mapping[str, Any]]:

@@ -30,7 +30,9 @@ from .blocks import (
     call_block,
     indented,
     parse_arguments,
+    prefix,
     quote,
+    reply_call_block,
     response_block,
 )
 
@@ -97,17 +99,6 @@ def _label(message: Mapping[str, Any], role: Any) -> str:
     return str(message.get("name", role))
 
 
-def _prefix(label: str, previous: Any) -> str:
-    """Cleanlab's prefix for a turn of ``label`` after a turn whose role was ``previous``."""
-    if label in SYSTEM_ROLES:
-        return "" if previous in SYSTEM_ROLES else "System: "
-    if label == "user":
-        return _USER
-    if label == "assistant":
-        return ASSISTANT
-    return label.capitalize() + ": "
-
-
 def _system_block_end(items: list[Any]) -> int:
     """The number of leading system and developer messages (where the tools message goes)."""
     end = 0
@@ -155,7 +146,7 @@ def chat_string(  # noqa: PLR0915 - one inlined loop: the plain messages' whole 
     tools_at = -1 if tools_text is None else _system_block_end(messages)
     for index, message in enumerate(messages):
         if index == tools_at:
-            append(_prefix("system", previous) + f"{tools_text}\n\n")
+            append(prefix("system", previous) + f"{tools_text}\n\n")
             previous = "system"
         if type(message) is not dict:
             if plain_only:
@@ -221,10 +212,10 @@ def chat_string(  # noqa: PLR0915 - one inlined loop: the plain messages' whole 
         if type(content) is not str:
             content = str(content)
         label = role if "name" not in message else str(message["name"])
-        append(_prefix(label, previous) + content + "\n\n")
+        append(prefix(label, previous) + content + "\n\n")
         previous = role
     if tools_at == count:
-        append(_prefix("system", previous) + f"{tools_text}\n\n")
+        append(prefix("system", previous) + f"{tools_text}\n\n")
     append(ASSISTANT)
     return "".join(out).strip()
 
@@ -332,7 +323,7 @@ def _responses_turns(adjusted: list[tuple[Mapping[str, Any], str]]) -> list[str]
                 content = _output_texts(content, here)
             if before is None or _role_of(entry) != _role_of(before):
                 label = _label(entry, _field(entry, "role", here))
-                append(_prefix(label, before.get("role") if before is not None else None))
+                append(prefix(label, before.get("role") if before is not None else None))
             append(content)
         elif kind == "function_call":
             arguments = _arguments(_field(entry, "arguments", here))
@@ -480,15 +471,9 @@ def response_chat_string(message: Any, path: str) -> str:
         _check_mapping(function, f"{where}.function", "a dict")
         name = _field(function, "name", f"{where}.function")
         arguments = _arguments(function.get("arguments"))
-        blocks.append(_block(_reply_call_block, where, name, arguments))
+        blocks.append(_block(reply_call_block, where, name, arguments))
     written = "\n".join(blocks)
     return f"{content}\n{written}".strip() if content else written
-
-
-def _reply_call_block(name: Any, arguments: Any) -> str:
-    """A reply's ``<tool_call>`` block: name and arguments, without a call id."""
-    name, arguments = indented(name, "\n  "), indented(arguments, "\n  ")
-    return f'<tool_call>\n{{\n  "name": {name},\n  "arguments": {arguments}\n}}\n</tool_call>'
 
 
 def response_responses_string(output: Any, path: str) -> str:

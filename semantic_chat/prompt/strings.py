@@ -61,8 +61,9 @@ from .blocks import (
     SYSTEM_ROLES,
     TOOL,
     call_block,
-    indented,
     parse_arguments,
+    prefix,
+    reply_call_block,
     response_block,
     tools_texts,
 )
@@ -395,18 +396,6 @@ def _output(result: FunctionResultContent, parts_type: str) -> Any:
     return value
 
 
-def _prefix(role: str, name: str | None, previous: str | None) -> str:
-    """Cleanlab's prefix: nothing for a system message after a system one, else the name."""
-    label = role if name is None else name
-    if label in SYSTEM_ROLES:
-        return "" if previous in SYSTEM_ROLES else "System: "
-    if label == "user":
-        return "User: "
-    if label == "assistant":
-        return ASSISTANT
-    return label.capitalize() + ": "
-
-
 def _single_user_text(messages: list[ChatMessageContent]) -> str | None:
     """The text of a lone user message of text and media, which cleanlab returns as it is."""
     if len(messages) != 1 or _PLAIN[messages[0]._role] != "user":
@@ -465,7 +454,7 @@ def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> 
     tools_at = _system_block_end(messages) if tools_text is not None else -1
     for index, message in enumerate(messages):
         if index == tools_at:
-            append(_prefix("system", None, previous) + f"{tools_text}\n\n")
+            append(prefix("system", previous) + f"{tools_text}\n\n")
             previous = "system"
         role = _PLAIN[message._role]
         items = message._items
@@ -477,7 +466,8 @@ def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> 
                 if role == "user" and message._name is None:
                     append("User: " + text + "\n\n")
                 elif role != "assistant":
-                    append(_prefix(role, message._name, previous) + text + "\n\n")
+                    label = role if message._name is None else message._name
+                    append(prefix(label, previous) + text + "\n\n")
                 elif text:
                     append(ASSISTANT + text + "\n\n")
                 else:
@@ -517,7 +507,7 @@ def _render_chat(messages: list[ChatMessageContent], tools_text: str | None) -> 
                 continue
         previous = _chat_message(message, role, previous, names, append)
     if tools_at == len(messages):
-        append(_prefix("system", None, previous) + f"{tools_text}\n\n")
+        append(prefix("system", previous) + f"{tools_text}\n\n")
     append(ASSISTANT)
     return "".join(out).strip()
 
@@ -554,7 +544,8 @@ def _chat_message(
             append(call_block(name, _arguments(call), call._id) + "\n\n")
         return role
     if texts:
-        append(_prefix(role, message._name, previous) + joined + "\n\n")
+        label = role if message._name is None else message._name
+        append(prefix(label, previous) + joined + "\n\n")
         previous = role
     for result in results:
         call_id = result._call_id
@@ -586,7 +577,7 @@ def _render_responses(
     def text_turn(role: str, name: str | None, text: str) -> None:
         nonlocal turn, last_role
         if role != turn:
-            out.append(_prefix(role, name, last_role))
+            out.append(prefix(role if name is None else name, last_role))
         out.append(text)
         out.append("\n\n")
         turn, last_role = role, role
@@ -636,13 +627,7 @@ def _response_chat(message: ChatMessageContent) -> str:
     calls: list[str] = []
     for item in message.items:
         if isinstance(item, FunctionCallContent):
-            calls.append(
-                '<tool_call>\n{\n  "name": '
-                + indented(item.name)
-                + ',\n  "arguments": '
-                + indented(_arguments(item), "\n  ")
-                + "\n}\n</tool_call>"
-            )
+            calls.append(reply_call_block(item.name, _arguments(item)))
         else:
             text = _item_text(item) if not isinstance(item, FunctionResultContent) else None
             if text is not None:

@@ -18,7 +18,7 @@ import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import cattrs
@@ -112,26 +112,30 @@ def _as_message(value: Any) -> ChatMessageContent:
     return value
 
 
+_T = TypeVar("_T")
+
+
 def _as_tool_runs(value: Any) -> list[ToolRun]:
-    if isinstance(value, (str, bytes, Mapping, ToolRun)) or not isinstance(value, Iterable):
-        raise InvalidTypeError.mismatch("tool_calls", "a list of ToolRun", describe_type(value))
-    runs = list(value)
-    for index, element in enumerate(runs):
-        if not isinstance(element, ToolRun):
-            raise InvalidTypeError.mismatch(
-                f"tool_calls[{index}]", "a ToolRun", describe_type(element)
-            )
-    return runs
+    return _list_of(value, ToolRun, "tool_calls")
 
 
 def _as_runs(value: Any) -> list[Run]:
-    if isinstance(value, (str, bytes, Mapping, Run)) or not isinstance(value, Iterable):
-        raise InvalidTypeError.mismatch("runs", "a list of Run", describe_type(value))
-    runs = list(value)
-    for index, element in enumerate(runs):
-        if not isinstance(element, Run):
-            raise InvalidTypeError.mismatch(f"runs[{index}]", "a Run", describe_type(element))
-    return runs
+    return _list_of(value, Run, "runs")
+
+
+def _list_of(value: Any, cls: type[_T], field: str) -> list[_T]:
+    """``value`` as a list of ``cls`` objects, or an error naming ``field`` or the element."""
+    if isinstance(value, (str, bytes, Mapping, cls)) or not isinstance(value, Iterable):
+        raise InvalidTypeError.mismatch(
+            field, f"a list of {cls.__name__}", describe_type(value)
+        )
+    elements = list(value)
+    for index, element in enumerate(elements):
+        if not isinstance(element, cls):
+            raise InvalidTypeError.mismatch(
+                f"{field}[{index}]", f"a {cls.__name__}", describe_type(element)
+            )
+    return elements
 
 
 def _as_done(value: Any) -> bool:
