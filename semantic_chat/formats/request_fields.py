@@ -246,7 +246,10 @@ def write_tools(
     A function or custom tool is converted; a hosted tool (``web_search`` ...) goes to a
     Responses request as it is and is reported for a Chat Completions one. An Anthropic
     client tool and each of a Gemini tool's ``function_declarations`` become function tools;
-    their own tools are reported.
+    their own tools are reported. A function tool converted to the flat (Responses) shape
+    always has ``parameters`` and ``strict``, which Responses requires: ``strict`` is
+    ``False`` unless the source said otherwise, since every other format's default is best
+    effort while Responses would make a schema strict when ``strict`` is left out.
 
     Raises:
         FormatError: a Gemini function declaration is malformed (`gemini_functions`).
@@ -260,7 +263,7 @@ def write_tools(
                 written.append(
                     {"type": "function", "function": function}
                     if nested
-                    else {"type": "function", **function}
+                    else {"type": "function", **function, "strict": False}
                 )
             continue
         if is_anthropic_tool(tool):
@@ -313,7 +316,7 @@ def _from_anthropic_tool(
             )
     if nested:
         return {"type": "function", "function": function}
-    return {"type": "function", **function}
+    return {"type": "function", **function, "strict": function.get("strict", False)}
 
 
 def _convert_tool(tool: dict[str, Any], nested: bool) -> dict[str, Any] | None:
@@ -325,10 +328,21 @@ def _convert_tool(tool: dict[str, Any], nested: bool) -> dict[str, Any] | None:
         extra = {key: value for key, value in tool.items() if key not in ("type", kind)}
         if nested:
             return dict(tool)
-        return {"type": kind, **body, **extra}
+        flat = {"type": kind, **body, **extra}
+        if kind == "function":
+            # Responses requires both: no parameters is Chat's empty list of them, and no
+            # strict is Chat's best effort, where Responses would make the schema strict.
+            if flat.get("parameters") is None:
+                flat["parameters"] = {"type": "object", "properties": {}}
+            if flat.get("strict") is None:
+                flat["strict"] = False
+        return flat
     if not nested:
         return dict(tool)
-    return {"type": kind, kind: {key: value for key, value in tool.items() if key != "type"}}
+    body = {key: value for key, value in tool.items() if key != "type"}
+    if kind == "function" and body.get("strict") is False:
+        del body["strict"]  # Chat's default: what Responses requires said, it goes unsaid
+    return {"type": kind, kind: body}
 
 
 def is_gemini_tool(tool: dict[str, Any]) -> bool:

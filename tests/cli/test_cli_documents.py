@@ -53,7 +53,7 @@ EXPECTED = {
          "body": {"model": "gpt-4o-mini", "input": MESSAGES, "max_output_tokens": 10}},
         LINES[2],
         {"input": MESSAGES, "tools": [{"type": "function", "name": "f",
-                                       "parameters": {"type": "object"}}],
+                                       "parameters": {"type": "object"}, "strict": False}],
          "parallel_tool_calls": False},
         REPLY_RESPONSES,
         {**LINES[5], "response": {**LINES[5]["response"], "body": REPLY_RESPONSES}},

@@ -240,7 +240,7 @@ def test_an_anthropic_body_becomes_a_responses_body_with_the_losses_reported():
         "input": [{"role": "system", "content": "You answer briefly."},
                   {"role": "user", "content": "Weather in Paris?"}],
         "tools": [{"type": "function", "name": "get_weather", "description": "Weather in a city",
-                   "parameters": WEATHER_TOOL["input_schema"]}],
+                   "parameters": WEATHER_TOOL["input_schema"], "strict": False}],
         "tool_choice": "auto",
         "parallel_tool_calls": False,
         "temperature": 1,
@@ -432,7 +432,8 @@ def test_a_thinking_tool_loop_goes_to_responses_and_back_keeping_what_it_can():
              "arguments": '{"city":"Paris"}'},
             {"type": "function_call_output", "call_id": "toolu_1", "output": "18 C"},
         ],
-        "tools": [{"type": "function", "name": "get_weather", "parameters": {"type": "object"}}],
+        "tools": [{"type": "function", "name": "get_weather", "parameters": {"type": "object"},
+                   "strict": False}],
         "max_output_tokens": 4096,
     }
     back, notes = _caught(lambda: formats.convert(responses, target="anthropic"))

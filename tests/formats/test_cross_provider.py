@@ -294,7 +294,7 @@ def test_a_claude_request_becomes_a_responses_request_with_the_thinking_option_r
         "input": RESPONSES_INPUT,
         "tools": [{"type": "function", "name": "get_weather",
                    "description": "Get the current weather in a given location",
-                   "parameters": THINKING_LOOP["tools"][0]["input_schema"]}],
+                   "parameters": THINKING_LOOP["tools"][0]["input_schema"], "strict": False}],
         "tool_choice": "auto",
         "max_output_tokens": 16000,
     }

@@ -324,8 +324,9 @@ def _function_tool(
     converted["input_schema"] = (
         parameters if parameters is not None else {"type": "object", "properties": {}}
     )
-    if "strict" in function:
-        converted["strict"] = function["strict"]
+    strict = function.get("strict", False)
+    if strict is not False:  # false is Anthropic's default (and what Responses must say)
+        converted["strict"] = strict
     return converted
 
 
