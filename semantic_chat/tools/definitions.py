@@ -12,6 +12,7 @@ adds the definitions of another format.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -63,6 +64,21 @@ class ToolFormat:
     """The schemas of one definition (at the path given); raises `FormatError` when the
     definition is not in this format's shape. A tool of the provider's own (``web_search``)
     is reported as ``on_unsupported`` says and gives none."""
+
+    names: re.Pattern[str] | None = None
+    """The tool names the format takes (matched whole); ``None`` for any `FunctionSchema`
+    takes."""
+
+    names_rule: str = ""
+    """``names`` in words, for the error naming a tool the format refuses."""
+
+
+_OPENAI_NAMES = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_OPENAI_RULE = "1 to 64 letters, digits, '_' or '-'"
+_GEMINI_NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
+_GEMINI_RULE = (
+    "1 to 128 letters, digits, '_', '.', ':' or '-', starting with a letter or '_'"
+)
 
 
 def _write_chat(
@@ -239,10 +255,16 @@ def _read_gemini(
 
 
 TOOL_FORMATS: dict[str, ToolFormat] = {
-    "openai-chat": ToolFormat("OpenAI Chat Completions", _write_chat, _read_chat),
-    "openai-responses": ToolFormat("OpenAI Responses", _write_responses, _read_responses),
-    "anthropic": ToolFormat("Anthropic", _write_anthropic, _read_anthropic),
-    "gemini": ToolFormat("Gemini", _write_gemini, _read_gemini),
+    "openai-chat": ToolFormat(
+        "OpenAI Chat Completions", _write_chat, _read_chat, _OPENAI_NAMES, _OPENAI_RULE
+    ),
+    "openai-responses": ToolFormat(
+        "OpenAI Responses", _write_responses, _read_responses, _OPENAI_NAMES, _OPENAI_RULE
+    ),
+    "anthropic": ToolFormat(
+        "Anthropic", _write_anthropic, _read_anthropic, _OPENAI_NAMES, _OPENAI_RULE
+    ),
+    "gemini": ToolFormat("Gemini", _write_gemini, _read_gemini, _GEMINI_NAMES, _GEMINI_RULE),
 }
 """Format name -> how that format writes and reads function tool definitions.
 
@@ -255,6 +277,10 @@ TOOL_FORMATS: dict[str, ToolFormat] = {
 ``gemini``             one ``{"function_declarations": [{"name", "description",
                        "parameters_json_schema"}]}`` (no strict mode: reported)
 =====================  =============================================================
+
+Names: OpenAI's and Anthropic's 1 to 64 letters, digits, ``_`` or ``-``; Gemini's 1 to 128
+of those, ``.`` and ``:``, starting with a letter or ``_``. A `FunctionSchema` takes any
+name one of them does, so definitions read from one format may be refused by another.
 """
 
 
@@ -311,11 +337,25 @@ def write_definitions(
 
     Raises:
         InvalidTypeError: ``format`` is not a str.
-        FormatError: ``format`` has no tool definitions; the message lists those that do.
+        FormatError: ``format`` has no tool definitions (the message lists those that do),
+            or it takes no tool of one schema's name (``tools["maps.search"].name``: the
+            rule is in the message). A tool cannot be sent under another name, as its calls
+            would come back under that one, so there is no leaving it out quietly.
         UnsupportedContentError: what the format cannot carry (a strict schema for Gemini),
             when ``on_unsupported`` is ``"error"``.
     """
-    return _tool_format(format).write(schemas, on_unsupported)
+    tool_format = _tool_format(format)
+    names = tool_format.names
+    if names is not None:
+        for schema in schemas:
+            if not names.fullmatch(schema.name):
+                shown = json.dumps(schema.name, ensure_ascii=False)
+                raise FormatError(
+                    f"{tool_format.label} takes no tool named {shown}: its tool names are "
+                    f"{tool_format.names_rule}",
+                    path=f"tools[{shown}].name",
+                )
+    return tool_format.write(schemas, on_unsupported)
 
 
 def read_definitions(

@@ -44,7 +44,9 @@ from ..validation import check_flag, check_json, check_optional_text, check_text
 
 __all__ = ["FunctionSchema", "convert_arguments", "function_schema", "strict_schema"]
 
-_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_NAME = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
+"""A name some provider takes (Gemini's allow '.' and ':', and 128 characters): each
+format's own rule is checked when definitions are written (`definitions.write_definitions`)."""
 _MISSING: Any = object()
 
 
@@ -55,8 +57,8 @@ def _name(value: Any) -> str:
     name = check_text(value, "name")
     if not _NAME.fullmatch(name):
         raise InvalidValueError(
-            f"{name!r} is not a tool name providers accept (1 to 64 letters, digits, "
-            "'_' or '-')",
+            f"{name!r} is not a tool name any provider accepts (1 to 128 letters, digits, "
+            "'_', '-', '.' or ':')",
             path="name",
         )
     return name

@@ -640,8 +640,8 @@ def test_an_unresolvable_hint_and_bad_names():
     assert str(caught.value) == "later: cannot resolve its type hints: name 'Missing' is not defined"
     with pytest.raises(InvalidValueError) as caught:
         function_schema(lambda x: x)
-    assert str(caught.value) == ("name: '<lambda>' is not a tool name providers accept "
-                                 "(1 to 64 letters, digits, '_' or '-')")
+    assert str(caught.value) == ("name: '<lambda>' is not a tool name any provider accepts "
+                                 "(1 to 128 letters, digits, '_', '-', '.' or ':')")
     assert function_schema(lambda: None, name="noop").name == "noop"
     with pytest.raises(InvalidTypeError) as caught:
         function_schema(3)  # type: ignore[arg-type]

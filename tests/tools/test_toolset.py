@@ -11,6 +11,7 @@ import dataclasses
 import datetime
 import enum
 import json
+import re
 import threading
 import warnings
 from typing import Any
@@ -195,8 +196,8 @@ def test_a_lambda_needs_a_name():
     with pytest.raises(InvalidValueError) as raised:
         Tool.from_function(lambda city: city)
     assert str(raised.value) == (
-        "name: '<lambda>' is not a tool name providers accept (1 to 64 letters, digits, '_' "
-        "or '-')"
+        "name: '<lambda>' is not a tool name any provider accepts (1 to 128 letters, digits, "
+        "'_', '-', '.' or ':')"
     )
     assert Tool.from_function(lambda city: city, name="echo").name == "echo"
 
@@ -395,6 +396,63 @@ def test_a_format_without_tool_definitions_is_refused():
     assert str(raised.value) == "format: expected a format name (str), got NoneType"
 
 
+GEMINI_NAMED = {"function_declarations": [
+    {"name": "maps.search", "parameters_json_schema": {"type": "object"}},
+    {"name": "crm:lookup-v2", "parameters_json_schema": {"type": "object"}},
+]}
+
+
+def test_gemini_names_with_dots_and_colons_are_read_and_written_back():
+    # What was seen: ToolSet.from_definitions refused a Gemini tool named "maps.search".
+    tools = ToolSet.from_definitions([GEMINI_NAMED], "gemini")
+    assert list(tools) == ["maps.search", "crm:lookup-v2"]
+    assert tools.definitions("gemini") == [GEMINI_NAMED]
+    genai_types.Tool.model_validate(tools.definitions("gemini")[0])
+
+
+@pytest.mark.parametrize(("format_name", "label"), [
+    ("openai-chat", "OpenAI Chat Completions"),
+    ("openai-responses", "OpenAI Responses"),
+    ("anthropic", "Anthropic"),
+])
+def test_a_name_the_format_refuses_is_an_error_naming_the_tool(format_name, label):
+    tools = ToolSet.from_definitions([GEMINI_NAMED], "gemini")
+    with pytest.raises(FormatError) as raised:
+        tools.definitions(format_name)
+    assert str(raised.value) == (
+        f'tools["maps.search"].name: {label} takes no tool named "maps.search": its tool '
+        "names are 1 to 64 letters, digits, '_' or '-'"
+    )
+
+
+def test_openai_names_gemini_refuses_are_errors_too():
+    long_name = "a" * 64
+    tools = ToolSet([Tool(None, FunctionSchema("2fa_check", None, {"type": "object"}, False))])
+    with pytest.raises(FormatError) as raised:
+        tools.definitions("gemini")
+    assert str(raised.value) == (
+        'tools["2fa_check"].name: Gemini takes no tool named "2fa_check": its tool names are '
+        "1 to 128 letters, digits, '_', '.', ':' or '-', starting with a letter or '_'"
+    )
+    assert tools.definitions("openai-chat")[0]["function"]["name"] == "2fa_check"
+    longest = ToolSet([Tool(None, FunctionSchema(long_name, None, {"type": "object"}, False))])
+    assert longest.definitions("anthropic")[0]["name"] == long_name
+    longer = ToolSet([Tool(None, FunctionSchema("g" * 128, None, {"type": "object"}, False))])
+    assert longer.definitions("gemini")[0]["function_declarations"][0]["name"] == "g" * 128
+    with pytest.raises(FormatError):
+        longer.definitions("openai-responses")
+
+
+def test_a_name_no_provider_takes_is_refused_when_read():
+    with pytest.raises(FormatError) as raised:
+        ToolSet.from_definitions([{"function_declarations": [{"name": "g" * 129}]}])
+    assert str(raised.value).startswith("tools[0].name: " + repr("g" * 129))
+    assert str(raised.value).endswith(
+        "is not a tool name any provider accepts (1 to 128 letters, digits, '_', '-', '.' "
+        "or ':')"
+    )
+
+
 def test_another_format_registers_its_definitions():
     def write(schemas, _on_unsupported):
         return [{"tool": schema.name} for schema in schemas]
@@ -545,8 +603,8 @@ def test_a_providers_own_tools_are_reported_and_left_out():
         ([{"name": "f", "input_schema": {"type": "string"}}], None, FormatError,
          'tools[0].input_schema.type: a tool\'s parameters schema must have "type": "object"'),
         ([{"type": "function", "function": {"name": "get weather"}}], None, FormatError,
-         "tools[0].function.name: 'get weather' is not a tool name providers accept (1 to 64 "
-         "letters, digits, '_' or '-')"),
+         "tools[0].function.name: 'get weather' is not a tool name any provider accepts (1 to "
+         "128 letters, digits, '_', '-', '.' or ':')"),
         ([], "sk-dotnet", FormatError,
          "format: no tool definitions for format 'sk-dotnet': expected one of anthropic, "
          "gemini, openai-chat, openai-responses"),
@@ -853,7 +911,15 @@ def test_cancelling_ainvoke_is_not_an_error_result():
 
 # --- properties ----------------------------------------------------------------------------
 
-_NAMES = st.from_regex(r"[A-Za-z0-9_-]{1,64}", fullmatch=True)
+_NAMES = st.from_regex(r"[A-Za-z0-9_-]{1,64}", fullmatch=True) | st.from_regex(
+    r"[A-Za-z0-9_.:-]{1,128}", fullmatch=True
+)
+_FORMAT_NAMES = {  # the names each format takes, as its documentation says
+    "openai-chat": r"[A-Za-z0-9_-]{1,64}",
+    "openai-responses": r"[A-Za-z0-9_-]{1,64}",
+    "anthropic": r"[A-Za-z0-9_-]{1,64}",
+    "gemini": r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}",
+}
 _SCHEMAS = st.builds(
     FunctionSchema,
     name=_NAMES,
@@ -876,6 +942,13 @@ _SCHEMAS = st.builds(
        st.booleans())
 def test_any_definitions_read_back_into_their_schemas(schemas, format_name, given_format):
     tools = ToolSet([Tool(None, schema) for schema in schemas])
+    refused = [schema.name for schema in schemas
+               if not re.fullmatch(_FORMAT_NAMES[format_name], schema.name)]
+    if refused:
+        with pytest.raises(FormatError) as raised:
+            tools.definitions(format_name, on_unsupported="drop")
+        assert str(raised.value).startswith(f"tools[{json.dumps(refused[0])}].name: ")
+        return
     definitions = tools.definitions(format_name, on_unsupported="drop")
     back = ToolSet.from_definitions(definitions, format_name if given_format else None)
     if format_name == "gemini":
