@@ -341,7 +341,10 @@ def _show_pages(
     """Write a page per JSONL line into ``directory``, then ``index.html`` linking them.
 
     Every file is written atomically; the index comes last, so a run stopped by a bad line
-    leaves the pages written so far and no index pointing at pages that are missing.
+    leaves the pages written so far and no index pointing at pages that are missing. Once
+    the index is written, the pages an earlier run left for lines this input does not have
+    (``conversation-N.html`` files this run did not write) are removed, so that the
+    directory holds this input's pages only.
     """
     if directory.exists() and not directory.is_dir():
         raise CommandError(
@@ -363,10 +366,42 @@ def _show_pages(
             progress.advance(chunk.size)
     index = pages.render_index(entries, title=title, theme=theme)
     _write_page(_inside(directory, pages.INDEX_NAME, source), index)
+    written = {pages.page_name(entry.line) for entry in entries}
+    removed = _remove_stale_pages(directory, written, source)
     if not args.quiet:
         count = _count(len(entries), "conversation page")
-        print(f"{PROG}: wrote {count} and {pages.INDEX_NAME} to {directory}", file=sys.stderr)
+        done = f"{PROG}: wrote {count} and {pages.INDEX_NAME} to {directory}"
+        if removed:
+            done += f"; removed {_count(removed, 'page')} an earlier run left for other lines"
+        print(done, file=sys.stderr)
     return 0
+
+
+def _remove_stale_pages(directory: Path, written: set[str], source: Input) -> int:
+    """Remove the conversation pages in ``directory`` not in ``written``; how many went.
+
+    The input is never removed, whatever its name.
+
+    Raises:
+        CommandError: a stale page cannot be removed (status 1).
+    """
+    removed = 0
+    for path in sorted(directory.iterdir()):
+        if path.name in written or not pages.is_page_name(path.name) or not path.is_file():
+            continue
+        if source.path is not None and _same_file(path, source.path):
+            continue
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            continue  # gone meanwhile: nothing to do
+        except OSError as error:
+            raise CommandError(
+                f"{path}: cannot remove this page an earlier run left: "
+                f"{error.strerror or error}"
+            ) from None
+        removed += 1
+    return removed
 
 
 def _inside(directory: Path, name: str, source: Input) -> Path:

@@ -12,6 +12,7 @@ from the input is escaped.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -20,7 +21,15 @@ from ..history import ChatHistory
 from ..html import THEMES
 from ..labels import AuthorRole
 
-__all__ = ["INDEX_NAME", "PREVIEW_CHARS", "IndexEntry", "entry_for", "page_name", "render_index"]
+__all__ = [
+    "INDEX_NAME",
+    "PREVIEW_CHARS",
+    "IndexEntry",
+    "entry_for",
+    "is_page_name",
+    "page_name",
+    "render_index",
+]
 
 INDEX_NAME = "index.html"
 """The index page's file name in the output directory."""
@@ -68,6 +77,14 @@ class IndexEntry(NamedTuple):
 def page_name(line: int) -> str:
     """The file name of the page of the conversation on JSONL line ``line``."""
     return f"conversation-{line}.html"
+
+
+_PAGE_NAME = re.compile(r"conversation-[1-9][0-9]*\.html")
+
+
+def is_page_name(name: str) -> bool:
+    """Whether ``name`` is one `page_name` gives (``conversation-12.html``)."""
+    return _PAGE_NAME.fullmatch(name) is not None
 
 
 def entry_for(line: int, source: str, history: ChatHistory) -> IndexEntry:

@@ -196,6 +196,38 @@ def test_jsonl_output_directory_is_made_and_pages_replaced(tmp_path):
     assert page == _page(_chat(7), title="in.jsonl · line 1")
 
 
+def test_pages_an_earlier_longer_run_left_are_removed(tmp_path):
+    # What was seen: show --html -o DIR on a shorter file kept conversation-3.html from the
+    # run before, a page no index linked to.
+    source = write_jsonl(tmp_path / "in.jsonl", [chat_conversation(n) for n in (1, 2, 3)])
+    out = tmp_path / "pages"
+    assert run("show", str(source), "--html", "-o", str(out), "-q").status == 0
+    (out / "notes.html").write_text("mine", encoding="utf-8")
+    (out / "conversation-x.html").write_text("mine too", encoding="utf-8")
+    write_jsonl(source, [chat_conversation(7)])
+    done = run("show", str(source), "--html", "-o", str(out))
+    assert (done.status, done.stdout) == (0, "")
+    assert done.errors == [
+        f"semantic-chat: wrote 1 conversation page and index.html to {out}; removed 2 pages "
+        "an earlier run left for other lines"
+    ]
+    assert sorted(path.name for path in out.iterdir()) == [
+        "conversation-1.html", "conversation-x.html", "index.html", "notes.html",
+    ]
+    assert (out / "notes.html").read_text(encoding="utf-8") == "mine"
+
+
+def test_a_run_stopped_by_a_bad_line_removes_nothing(tmp_path):
+    source = write_jsonl(tmp_path / "in.jsonl", [chat_conversation(n) for n in (1, 2, 3)])
+    out = tmp_path / "pages"
+    assert run("show", str(source), "--html", "-o", str(out), "-q").status == 0
+    write_jsonl(source, [chat_conversation(1)], raw={2: "[1, 2"})
+    assert run("show", str(source), "--html", "-o", str(out), "-q").status == 1
+    assert sorted(path.name for path in out.iterdir()) == [
+        "conversation-1.html", "conversation-2.html", "conversation-3.html", "index.html",
+    ]
+
+
 def test_a_bad_jsonl_line_stops_before_the_index(tmp_path):
     source = write_jsonl(tmp_path / "in.jsonl", [chat_conversation(1)],
                          raw={2: json.dumps(BAD_TOOL_MESSAGE), 3: "[1, 2"})
