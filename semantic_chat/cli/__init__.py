@@ -102,7 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
         "  semantic-chat convert 'shards/*.parquet' --to openai-chat -o out/ --engine dask -j 2\n"
         "  cat chat.json | semantic-chat convert --to openai-chat --drop-unsupported",
     )
-    _add_input(sub)
+    sub.add_argument(
+        "input", nargs="*", metavar="INPUT",
+        help="a JSON file, a .jsonl file, or - for standard input (the default); with "
+        "--engine dask, the shards: directories, files or glob patterns",
+    )
     sub.add_argument(
         "--to", metavar="FORMAT", choices=[*names, "parquet"], required=True,
         help=f"the format to write: {format_help}; or parquet, a Parquet file (-o FILE) of "
@@ -124,8 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub.add_argument(
         "--engine", choices=("local", "dask"), default="local",
-        help="local (the default): this machine, -j processes; dask: INPUT is a directory or "
-        "quoted glob of JSONL or Parquet shards, converted one task per shard into a shard of "
+        help="local (the default): this machine, -j processes; dask: INPUT is directories, "
+        "files or globs of JSONL or Parquet shards, converted one task per shard into a shard of "
         "the same name in -o OUTPUT_DIR (.jsonl, or .parquet for --to parquet), skipping "
         "shards already there (needs the dask extra)",
     )

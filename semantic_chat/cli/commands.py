@@ -77,13 +77,24 @@ def list_formats(args: argparse.Namespace) -> int:
 
 def convert(args: argparse.Namespace) -> int:
     """Convert a conversation, or a JSONL file of them, to another format."""
+    inputs: list[str] = args.input
     if args.engine == "dask":
+        if not inputs:
+            raise CommandError(
+                "--engine dask needs INPUT: the shards (directories, files or glob patterns)", 2
+            )
         from .dask_engine import convert_shards  # noqa: PLC0415 - only for --engine dask
 
         return convert_shards(args)
     if args.scheduler is not None:
         raise CommandError("--scheduler needs --engine dask", 2)
-    with open_input(args.input) as source:
+    if len(inputs) > 1:
+        shown = ", ".join(inputs[:2]) + (" ..." if len(inputs) > 2 else "")
+        raise CommandError(
+            f"convert takes one INPUT, got {len(inputs):,} ({shown}): a file of several "
+            "conversations is one .jsonl file, and shards go to --engine dask", 2
+        )
+    with open_input(inputs[0] if inputs else "-") as source:
         target = _output_path(args.output, source)
         if not is_jsonl(source, args.jsonl):
             job = Job(

@@ -1,13 +1,13 @@
 """``semantic-chat convert --engine dask``: a directory of shards converted on a Dask cluster.
 
-The input is a directory, or a glob pattern (quoted, so that the shell leaves it alone), of
-JSONL or Parquet shards; the output a directory holding one shard per input shard, with the
-same base name and the target's extension: ``chats-003.parquet`` becomes ``chats-003.jsonl``,
-or ``chats-003.parquet`` again with ``--to parquet`` (rows of
-`semantic_chat.batch.arrow_schema`, as ``convert --to parquet`` writes one file). A Parquet
-shard is read from its ``messages`` column: rows of that schema as whole documents, any other
-``messages`` column as one conversation per cell (JSON text, or a list of structs whose null
-fields are left out).
+The input is a directory of JSONL or Parquet shards, a glob pattern of them (quoted, or
+expanded by the shell into the shards themselves), or several of either; the output a
+directory holding one shard per input shard, with the same base name and the target's
+extension: ``chats-003.parquet`` becomes ``chats-003.jsonl``, or ``chats-003.parquet`` again
+with ``--to parquet`` (rows of `semantic_chat.batch.arrow_schema`, as ``convert --to
+parquet`` writes one file). A Parquet shard is read from its ``messages`` column: rows of
+that schema as whole documents, any other ``messages`` column as one conversation per cell
+(JSON text, or a list of structs whose null fields are left out).
 
 Each shard is one task: a worker reads it record by record, converts each in order and writes
 the result into a hidden temporary file beside the output, renamed into place only when the
@@ -34,7 +34,7 @@ import logging
 import os
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -101,30 +101,23 @@ class ShardResult(NamedTuple):
     error: str | None = None
 
 
-def find_shards(pattern: str, output: Path, suffix: str = ".jsonl") -> list[Shard]:
-    """List the input shards ``pattern`` names, sorted, with the output shard of each.
+def find_shards(
+    patterns: str | Sequence[str], output: Path, suffix: str = ".jsonl"
+) -> list[Shard]:
+    """List the input shards ``patterns`` name, sorted, with the output shard of each.
 
-    ``pattern`` is a directory (its ``.jsonl``, ``.ndjson`` and ``.parquet`` files) or a glob
-    pattern (``data/*.parquet``, ``data/**/*.jsonl``); each output shard is in ``output``,
-    named as its input with the extension ``suffix``.
+    Each pattern is a directory (its ``.jsonl``, ``.ndjson`` and ``.parquet`` files), a file,
+    or a glob pattern (``data/*.parquet``, ``data/**/*.jsonl``): an unquoted glob reaches us as
+    the files the shell found. A shard named twice is converted once. Each output shard is in
+    ``output``, named as its input with the extension ``suffix``.
 
     Raises:
-        CommandError: nothing matches, two shards would write the same output, or an output
-            would replace its own input (status 2).
+        CommandError: a pattern matches nothing, two shards would write the same output, or
+            an output would replace its own input (status 2).
     """
-    if os.path.isdir(pattern):
-        found = [
-            path for path in Path(pattern).iterdir()
-            if path.suffix.lower() in SHARD_SUFFIXES and path.is_file()
-        ]
-    else:
-        found = [Path(name) for name in glob.glob(pattern, recursive=True)]
-        found = [path for path in found if path.is_file()]
-    if not found:
-        raise CommandError(
-            f"{pattern}: no shards match (a directory of {', '.join(SHARD_SUFFIXES)} files, "
-            "or a quoted glob pattern)", 2
-        )
+    found: set[Path] = set()
+    for pattern in [patterns] if isinstance(patterns, str) else patterns:
+        found.update(_matches(pattern))
     shards: list[Shard] = []
     seen: dict[Path, Path] = {}
     for source in sorted(found):
@@ -141,6 +134,28 @@ def find_shards(pattern: str, output: Path, suffix: str = ".jsonl") -> list[Shar
             )
         shards.append(Shard(source, target))
     return shards
+
+
+def _matches(pattern: str) -> list[Path]:
+    """The shard files one pattern names (see `find_shards`).
+
+    Raises:
+        CommandError: it names none (status 2).
+    """
+    if os.path.isdir(pattern):
+        found = [
+            path for path in Path(pattern).iterdir()
+            if path.suffix.lower() in SHARD_SUFFIXES and path.is_file()
+        ]
+    else:
+        found = [Path(name) for name in glob.glob(pattern, recursive=True)]
+        found = [Path(os.path.normpath(path)) for path in found if path.is_file()]
+    if not found:
+        raise CommandError(
+            f"{pattern}: no shards match (a directory of {', '.join(SHARD_SUFFIXES)} files, "
+            "or a glob pattern)", 2
+        )
+    return found
 
 
 def convert_shard(job: Job, source: str, target: str, skip_invalid: bool) -> ShardResult:

@@ -264,10 +264,54 @@ def test_no_shards_and_a_scheduler_without_dask_are_usage_errors(tmp_path, capsy
                        TARGET, "-o", str(tmp_path / "out")])
     assert (status, capsys.readouterr().err) == (2, (
         f"semantic-chat: {tmp_path}/*.parquet: no shards match (a directory of .jsonl, "
-        ".ndjson, .parquet files, or a quoted glob pattern)\n"
+        ".ndjson, .parquet files, or a glob pattern)\n"
     ))
     status = cli.main(["convert", str(tmp_path / "in.json"), "--scheduler", "tcp://localhost:1",
                        "--to", TARGET])
     assert (status, capsys.readouterr().err) == (
         2, "semantic-chat: --scheduler needs --engine dask\n"
     )
+
+
+def test_shards_the_shell_expanded_are_converted_each_once(tmp_path, client, capsys):
+    # What was seen: an unquoted glob (convert shards/*.jsonl --engine dask) stopped with
+    # "unrecognized arguments: shards/s-01.jsonl".
+    connected, _ = client
+    shards = _shards(tmp_path / "in", 3, 2)
+    out = tmp_path / "out"
+    status = cli.main(["convert", *map(str, shards), str(tmp_path / "in" / "s-00.jsonl"),
+                       str(tmp_path / "in" / "s-0[01].jsonl"), "--engine", "dask",
+                       "--scheduler", connected.scheduler.address, "--to", TARGET,
+                       "-o", str(out)])
+    assert status == 0
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"semantic-chat: converted 6 conversations in 3 shards to {TARGET}"
+    )
+    assert sorted(path.name for path in out.iterdir()) == [shard.name for shard in shards]
+    for shard in shards:
+        assert (out / shard.name).read_bytes() == _cli_output(shard, tmp_path)
+
+
+def test_every_input_must_name_a_shard(tmp_path, capsys):
+    shards = _shards(tmp_path / "in", 1, 1)
+    status = cli.main(["convert", str(shards[0]), str(tmp_path / "gone.jsonl"), "--engine",
+                       "dask", "--to", TARGET, "-o", str(tmp_path / "out")])
+    assert (status, capsys.readouterr().err) == (2, (
+        f"semantic-chat: {tmp_path}/gone.jsonl: no shards match (a directory of .jsonl, "
+        ".ndjson, .parquet files, or a glob pattern)\n"
+    ))
+    assert not (tmp_path / "out").exists()
+
+
+def test_dask_needs_an_input_and_the_local_engine_takes_one(tmp_path, capsys):
+    status = cli.main(["convert", "--engine", "dask", "--to", TARGET, "-o", str(tmp_path)])
+    assert (status, capsys.readouterr().err) == (2, (
+        "semantic-chat: --engine dask needs INPUT: the shards (directories, files or glob "
+        "patterns)\n"
+    ))
+    shards = _shards(tmp_path / "in", 3, 1)
+    status = cli.main(["convert", *map(str, shards), "--to", TARGET])
+    assert (status, capsys.readouterr().err) == (2, (
+        f"semantic-chat: convert takes one INPUT, got 3 ({shards[0]}, {shards[1]} ...): a "
+        "file of several conversations is one .jsonl file, and shards go to --engine dask\n"
+    ))
