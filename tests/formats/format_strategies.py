@@ -221,19 +221,18 @@ def _responses_part(draw: st.DrawFn, text: bool = True) -> KernelContent:
 
 @st.composite
 def _responses_assistant_items(draw: st.DrawFn, calls: _Calls) -> list[KernelContent]:
-    """Function calls, with at most one run of texts somewhere among them.
+    """Function calls, with at most one text somewhere among them.
 
     The Responses format has no boundary between assistant messages: a ``message`` item after
     a ``message`` item starts a new assistant message, anything else joins the current one. So
-    one text run per message, of one to three texts. No
+    one text per message: the API takes an assistant's text only as a string (or in an output
+    message item), and the writer writes several texts as a message each. No
     refusals: a refusal part is only valid inside an output message item, which needs the
     ``id`` and ``status`` of a replayed response (see the xfail test for hand-built refusals).
     """
     items: list[KernelContent] = [calls.call(draw) for _ in range(draw(st.integers(0, 3)))]
     if not items or draw(st.booleans()):
-        run = draw(st.lists(_texts(), min_size=1, max_size=3))
-        at = draw(st.integers(0, len(items)))
-        items[at:at] = run
+        items.insert(draw(st.integers(0, len(items))), draw(_texts()))
     return items
 
 

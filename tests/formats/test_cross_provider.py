@@ -428,9 +428,8 @@ def test_citations_of_an_anthropic_reply_in_an_input_message_are_reported():
     ]
     assert items == [
         {"role": "assistant", "content": "I'll search for when Claude Shannon was born."},
-        {"role": "assistant", "content": [
-            {"type": "input_text", "text": "Based on the search results, "},
-            {"type": "input_text", "text": SHANNON}]},
+        {"role": "assistant", "content": "Based on the search results, "},
+        {"role": "assistant", "content": SHANNON},
     ]
     validate_responses_payload(items)
 

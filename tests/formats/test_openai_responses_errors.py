@@ -156,8 +156,7 @@ UNSUPPORTED = [
         "messages[0].items[2]",
         "OpenAI Responses cannot carry reasoning content without the id of an OpenAI "
         "reasoning item",
-        [{"role": "assistant", "content": [{"type": "input_text", "text": "a"},
-                                          {"type": "input_text", "text": "b"}]}],
+        [{"role": "assistant", "content": "a"}, {"role": "assistant", "content": "b"}],
         id="reasoning-without-id",
     ),
     pytest.param(

@@ -243,10 +243,9 @@ def test_hand_built_history_is_written_in_the_default_shapes():
         ]},
         {"type": "function_call", "call_id": "call_1", "name": "look", "arguments": '{"at":"a"}'},
         {"type": "function_call_output", "call_id": "call_1", "output": '{"seen":"a cat"}'},
-        {"role": "assistant", "content": [
-            {"type": "input_text", "text": "Un chat."},
-            {"type": "input_text", "text": "Noir."},
-        ]},
+        # The API takes an assistant's texts as strings (it refuses input_text there)
+        {"role": "assistant", "content": "Un chat."},
+        {"role": "assistant", "content": "Noir."},
     ]
     validate_responses_payload(written)
 

@@ -193,7 +193,10 @@ class _Reader:
             parts: list[KernelContent] = [TextContent(content)]
         else:
             parts = read_parts(content, f"{path}.content", _read_part)
-            if default_is_string(content):
+            if default_is_string(content) or (
+                role == "assistant"
+                and not any(codecs.encoder_for(part) is not None for part in parts)
+            ):  # a list, as read: the writer would write an assistant's texts apart
                 envelope["parts"] = True
         fields = {key: value for key, value in item.items() if key not in MESSAGE_KEYS}
         if fields:

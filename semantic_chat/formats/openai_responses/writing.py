@@ -133,20 +133,24 @@ class _Writer:
                     self._flush()
                 self.run.append((index, item))
                 continue
-            self._flush()
+            # An item of its own ends the message before it; one left out does not, so the
+            # parts around it stay one message.
             if isinstance(item, FunctionCallContent):
                 if item.id is None:
                     unsupported(self.on_unsupported, FORMAT, where, item, "without a call id")
                 else:
+                    self._flush()
                     self.payload.append(_write_call(item, where))
             elif isinstance(item, FunctionResultContent):
                 if item.call_id is None:
                     unsupported(self.on_unsupported, FORMAT, where, item, "without a call id")
                 else:
+                    self._flush()
                     self.payload.append(self._write_result(item, where))
             elif isinstance(item, ReasoningContent):
                 self._write_reasoning(item, where)
             elif isinstance(item, UnknownContent) and get_hints(item, HINTS).get("item"):
+                self._flush()
                 self.payload.append({"type": item.type, **item.fields})
             else:
                 why = f"in {_a(self.role)} message"
@@ -173,11 +177,41 @@ class _Writer:
         self.run_is_output = "id" in envelope.get("fields", {})
         parts = []
         output_run = self.run_is_output and self.role == "assistant"
+        if (
+            self.role == "assistant"
+            and not output_run
+            and not envelope.get("parts")
+            and not any(codecs.encoder_for(item) is not None for _, item in run)
+        ):  # a plugin's part decides its message's shape: as its encoder says
+            self._flush_assistant(run, envelope)
+            return
         for index, item in run:
             part = self._write_part(item, f"{self.path}.items[{index}]", output_run)
             if part is not None:
                 parts.append(part)
         self._emit_message(parts, envelope)
+
+    def _flush_assistant(
+        self, run: list[tuple[int, KernelContent]], envelope: dict[str, Any]
+    ) -> None:
+        """An assistant's parts outside an output message item: a message of each text.
+
+        The API takes only ``output_text`` and ``refusal`` parts from the assistant, and an
+        input message (the SDK's ``EasyInputMessageParam``) only input parts, so a string
+        content is what both accept: each text is a message of its own, which keeps it
+        exact (Anthropic's writer joins them into one turn again). Images and files are
+        refused there, as the API refuses them.
+        """
+        for index, item in run:
+            where = f"{self.path}.items[{index}]"
+            if isinstance(item, (ImageContent, FileContent)):
+                why = "in an assistant message (the API takes text only from the assistant)"
+                unsupported(self.on_unsupported, FORMAT, where, item, why)
+                continue
+            part = self._write_part(item, where)
+            if part is not None:
+                self._emit_message([part], envelope)
+                envelope = {}  # what the message was read with goes on its first item
 
     def _emit_message(self, parts: list[dict[str, Any]], envelope: dict[str, Any]) -> None:
         written: dict[str, Any] = {"role": self.role}
@@ -304,6 +338,7 @@ class _Writer:
         if item.encrypted is not None:
             written["encrypted_content"] = item.encrypted
         written.update(fields)
+        self._flush()
         self.payload.append(written)
 
 
