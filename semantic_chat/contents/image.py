@@ -72,6 +72,10 @@ class ImageContent(BinaryContent):
 
     @property
     def size(self) -> tuple[int, int] | None:
-        """``(width, height)`` read from the header, or ``None`` without bytes or a known format."""
+        """``(width, height)`` read from the header, or ``None`` without bytes or a known format.
+
+        Raises:
+            ValueError: the header of a known format is cut short or broken.
+        """
         payload = self.data
         return None if payload is None else image_size(payload)

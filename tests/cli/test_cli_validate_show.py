@@ -92,3 +92,26 @@ def test_show_a_bad_line(tmp_path):
     done = run("show", str(source))
     assert done.status == 1
     assert done.errors == ["semantic-chat: line 2: messages[1]: tool message without tool_call_id"]
+
+
+def test_show_names_a_broken_image_or_clip_instead_of_failing():
+    # What was seen: show printed "semantic-chat: PNG: truncated header (8 bytes, need 24)"
+    # and exited 1, where validate, convert and show --html had no complaint.
+    png_signature = "iVBORw0KGgo="  # the 8 bytes every PNG starts with, and nothing more
+    wav_start = "UklGRgAAAABXQVZFZm10IA=="  # RIFF....WAVEfmt , without its fmt chunk
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [{"role": "user", "content": [
+        {"type": "text", "text": "see"},
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png",
+                                     "data": png_signature}},
+    ]}]}
+    done = run("show", "--color", "never", stdin=json.dumps(body))
+    assert (done.status, done.errors) == (0, [])
+    assert "   [image] image/png, unreadable: PNG: truncated header (8 bytes, need 24), " \
+        "8 bytes" in done.stdout.splitlines()
+    clip = [{"role": "user", "content": [
+        {"type": "text", "text": "hear"},
+        {"type": "input_audio", "input_audio": {"data": wav_start, "format": "wav"}},
+    ]}]
+    done = run("show", "--color", "never", stdin=json.dumps(clip))
+    assert (done.status, done.errors) == (0, [])
+    assert "   [audio] audio/wav, unreadable: WAV: no fmt chunk, 16 bytes" in done.stdout.splitlines()
