@@ -161,6 +161,11 @@ def build_parser() -> argparse.ArgumentParser:
         "own format)",
     )
     sub.add_argument(
+        "--max-tokens", type=_positive, metavar="N",
+        help="the output token limit a request that gives none would be converted with, as "
+        "convert's --max-tokens (Anthropic requires one)",
+    )
+    sub.add_argument(
         "--max-problems", type=_max_problems, default=50, metavar="N",
         help="print at most N problems (default 50; 0: all); the summary counts them all",
     )

@@ -33,7 +33,7 @@ from .files import (
     read_chunks,
     read_document,
 )
-from .pipeline import Job, describe_error, dump, open_pool, run_chunks, transform
+from .pipeline import Job, cli_words, describe_error, dump, open_pool, run_chunks, transform
 from .wording import at_line, line_position
 
 __all__ = ["PROG", "convert", "example", "list_formats", "show", "validate"]
@@ -187,7 +187,7 @@ def validate(args: argparse.Namespace) -> int:
             return _validate_lines(args, source, report)
         try:
             checked = formats.validation.check(
-                read_document(source), args.source, target=args.to
+                read_document(source), args.source, target=args.to, max_tokens=args.max_tokens
             )
         except (SemanticChatError, ValueError) as error:
             if args.debug:
@@ -223,7 +223,7 @@ class _Problems:
             self.warnings += 1
         if self.limit and shown >= self.limit:
             return
-        text = problem.message
+        text = cli_words(problem.message)
         if problem.severity == "warning":
             text = f"warning: {text}"
         parts = [part for part in (where, problem.path, text) if part]
@@ -242,7 +242,7 @@ class _Problems:
 
 
 def _validate_lines(args: argparse.Namespace, source: Input, report: _Problems) -> int:
-    job = Job(args.source, args.to, debug=args.debug, check=True)
+    job = Job(args.source, args.to, debug=args.debug, check=True, max_tokens=args.max_tokens)
     found: Counter[str] = Counter()
     lines = 0
     with (

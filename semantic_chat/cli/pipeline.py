@@ -29,6 +29,7 @@ from .plugins import load_plugins
 __all__ = [
     "Job",
     "Outcome",
+    "cli_words",
     "describe_error",
     "dump",
     "open_pool",
@@ -152,6 +153,11 @@ def describe_error(error: BaseException) -> str:
         message = str(error)
     else:
         message = f"internal error: {type(error).__name__}: {error} (--debug shows where)"
+    return cli_words(message)
+
+
+def cli_words(message: str) -> str:
+    """A library message with its advice in the command line's words, on one line."""
     message = message.replace("on_unsupported='warn'", "--drop-unsupported")
     message = message.replace("pass the source format", "pass --from")
     message = message.replace(
@@ -188,6 +194,7 @@ def check_chunk(job: Job, lines: list[tuple[int, bytes]]) -> list[Outcome]:
                 job.source,
                 target=job.target,
                 on_unsupported=job.on_unsupported,  # type: ignore[arg-type]
+                max_tokens=job.max_tokens,
             )
         except Exception as error:  # malformed JSON, or an internal error: one problem
             trace = traceback.format_exc() if job.debug else None

@@ -56,20 +56,25 @@ def validate(
     *,
     target: str | None = None,
     on_unsupported: OnUnsupported | None = None,
+    max_tokens: int | None = None,
 ) -> list[Problem]:
     """Return every problem `convert` would meet reading ``payload`` and writing it in ``target``.
 
     ``format`` is the payload's format (detected when ``None``); ``target`` defaults to it, so
     a document is checked against the rules of its own format as well. ``on_unsupported`` is
     what the conversion would be given: by default items the target cannot carry are errors
-    and fields it leaves out are warnings. An empty list means the conversion succeeds
-    without a warning.
+    and fields it leaves out are warnings. ``max_tokens`` is the output token limit a request
+    that gives none would be written with (Anthropic requires one), as ``semantic-chat
+    convert --max-tokens`` gives it. An empty list means the conversion succeeds without a
+    warning.
 
     Raises:
         FormatError: ``format`` or ``target`` is not a registered format's name.
         InvalidValueError: ``on_unsupported`` is not one of its values.
     """
-    return check(payload, format, target=target, on_unsupported=on_unsupported).problems
+    return check(
+        payload, format, target=target, on_unsupported=on_unsupported, max_tokens=max_tokens
+    ).problems
 
 
 class Checked(NamedTuple):
@@ -86,8 +91,11 @@ def check(
     *,
     target: str | None = None,
     on_unsupported: OnUnsupported | None = None,
+    max_tokens: int | None = None,
 ) -> Checked:
     """`validate`, also returning the format and the history read (for a summary).
+
+    The history's options get ``max_tokens`` when they have none, as the conversion would.
 
     Raises:
         FormatError: ``format`` or ``target`` is not a registered format's name.
@@ -107,6 +115,9 @@ def check(
         first = _problem(error)
         problems = _read_problems(reader, payload)
         return Checked(format, None, problems if first in problems else [first, *problems])
+    options = history.options
+    if max_tokens is not None and options is not None and options.max_tokens is None:
+        options.max_tokens = max_tokens
     return Checked(format, history, _write_problems(writer or reader, history, on_unsupported))
 
 

@@ -112,3 +112,37 @@ def test_on_unsupported_drop_is_silent_and_error_refuses_fields():
         "semantic-chat: messages[0].name: OpenAI Responses cannot carry the name of a user "
         "message (pass --drop-unsupported to leave it out)"
     ]
+
+
+GEMINI_REQUEST = {"model": "gemini-2.5-flash",
+                  "contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+
+
+def test_validate_to_anthropic_takes_max_tokens_as_convert_does(tmp_path):
+    # What was seen: validate --to anthropic flagged every request without max_tokens, told a
+    # command-line user to "set history.options.max_tokens", and had no --max-tokens.
+    source = tmp_path / "req.json"
+    source.write_text(json.dumps(GEMINI_REQUEST))
+    done = run("validate", str(source), "--to", "anthropic")
+    assert (done.status, done.stdout.splitlines()) == (1, [
+        "max_tokens: Anthropic Messages requires max_tokens: pass --max-tokens",
+        f"{source}: 1 error",
+    ])
+    done = run("validate", str(source), "--to", "anthropic", "--max-tokens", "100")
+    assert (done.status, done.stdout.splitlines()) == (
+        0, [f"{source}: no problems (gemini, 1 message)"]
+    )
+    lines = write_jsonl(tmp_path / "reqs.jsonl", [GEMINI_REQUEST, GEMINI_REQUEST])
+    done = run("validate", str(lines), "--to", "anthropic", "--max-tokens", "100")
+    assert done.status == 0, done.stdout + done.stderr
+    done = run("validate", str(source), "--to", "anthropic", "--max-tokens", "0")
+    assert done.status == 2
+    assert "--max-tokens" in done.stderr
+
+
+def test_the_library_check_takes_max_tokens():
+    from semantic_chat import formats
+
+    assert [problem.path for problem in formats.validate(GEMINI_REQUEST, target="anthropic")] \
+        == ["max_tokens"]
+    assert formats.validate(GEMINI_REQUEST, target="anthropic", max_tokens=100) == []
