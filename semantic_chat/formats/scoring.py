@@ -94,6 +94,8 @@ def score_openai_chat(payload: Any) -> int:
             return 10 + score_openai_chat(payload["messages"])
         if kind == "chat_response":
             return 20
+        if kind in _RESULT_LINES:
+            return _score_converted_reply(payload, kind, score_openai_chat)
         return _score_batch(payload, kind, "/chat/completions", score_openai_chat)
     if not _is_message_list(payload):
         return 0
@@ -120,6 +122,8 @@ def score_openai_responses(payload: Any) -> int:
             return 5 + score_openai_responses(payload["input"])
         if kind == "responses_response":
             return 20
+        if kind in _RESULT_LINES:
+            return _score_converted_reply(payload, kind, score_openai_responses)
         return _score_batch(payload, kind, "/responses", score_openai_responses)
     if isinstance(payload, dict) and "input" in payload:
         return 5 + score_openai_responses(payload["input"])
@@ -249,6 +253,28 @@ def _score_batch(payload: dict[str, Any], kind: str, endpoint: str, score: Any) 
         body = response.get("body") if isinstance(response, dict) else None
         return int(score(body)) if isinstance(body, dict) else 0
     return 0
+
+
+_RESULT_LINES = frozenset(("anthropic_batch_result", "gemini_batch_result"))
+
+
+def _score_converted_reply(payload: dict[str, Any], kind: str, score: Any) -> int:
+    """Score an Anthropic or Gemini results line the command line converted to an OpenAI format.
+
+    Such a line keeps its envelope and holds the reply as the target's payload: a list, which
+    neither Anthropic's reply (a ``message`` object) nor Gemini's (a response, or a
+    ``{"contents"}`` document) is. So a list is read in the format it is in, above the 30
+    the envelope's own format gives any of its lines.
+    """
+    if kind == "anthropic_batch_result":
+        result = payload.get("result")
+        reply = result.get("message") if isinstance(result, dict) else None
+    else:
+        reply = payload.get("response")
+    if not isinstance(reply, list):
+        return 0
+    found = int(score(reply))
+    return 35 + found if found else 0
 
 
 def _is_message_list(payload: Any) -> bool:

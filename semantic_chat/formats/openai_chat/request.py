@@ -32,6 +32,14 @@ __all__ = ["from_payload", "from_request", "to_payload", "to_request"]
 _RENAMED = {"max_completion_tokens": "max_tokens"}
 
 
+
+# Batch lines whose body is read here: OpenAI's lines, and an Anthropic or Gemini results
+# line holding a reply the command line converted to this format (a list).
+_ENVELOPES = frozenset(
+    ("batch_input", "batch_output", "anthropic_batch_result", "gemini_batch_result")
+)
+
+
 def from_payload(payload: Any) -> ChatHistory:
     """Read a ``messages`` list, or a whole Chat Completions document, into a history.
 
@@ -50,7 +58,7 @@ def from_payload(payload: Any) -> ChatHistory:
         return reading.from_payload(payload)
     document = as_plain(payload, "") if not isinstance(payload, (str, bytes)) else payload
     kind = documents.kind_of(document)
-    if kind in ("batch_input", "batch_output"):
+    if kind in _ENVELOPES:
         history: ChatHistory = documents.read_enveloped(document, from_payload)
         return history
     if kind in ("chat_request", "fine_tuning"):
