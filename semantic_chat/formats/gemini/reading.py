@@ -47,7 +47,7 @@ from ...contents.citation import Citation
 from ...errors import FormatError, SemanticChatError, describe_type
 from ...history import ChatHistory
 from ...jsoncodec import model_json_value
-from ...labels import AuthorRole
+from ...labels import AuthorRole, FinishReason
 from ...media import check_base64, encode_base64, normalize_mime_type
 from ...message import ChatMessageContent
 from ...trusted import (
@@ -60,6 +60,7 @@ from ...trusted import (
     new_text,
     new_text_message,
 )
+from ..wire import lose
 from .shared import (
     DATA_KEYS,
     FORMAT,
@@ -74,6 +75,7 @@ from .shared import (
     plain,
     read_usage,
     respell,
+    sdk_plain,
     signature_problem,
     snake_key,
 )
@@ -320,14 +322,20 @@ def _normalized(mime_type: str) -> str:
     return normalize_mime_type(mime_type)
 
 
-def from_response(response: Any, *, candidate: int = 0) -> ChatMessageContent:
+def from_response(response: Any, *, candidate: int | None = None) -> ChatMessageContent:
     """Read one candidate of a ``GenerateContentResponse`` (dict or SDK object) as a message.
 
     ``candidates[candidate].content`` is the assistant's message (an empty one for a
-    candidate without content, e.g. a blocked one, or a response without candidates). The
+    candidate without content, e.g. a blocked one, or a response without candidates).
+    Without ``candidate``, the first is read and each other one is reported left out with a
+    `ConversionWarning` (``response.candidates[1]: dropped: ...``); a ``candidate`` given
+    says which, without a warning. The
     message gets ``response_id`` as its ``id``, ``model_version`` as ``model_id``,
     ``finish_reason`` (see `shared.finish_reason`; ``STOP`` with function calls is
-    ``TOOL_CALLS``) and ``usage_metadata`` (see `shared.read_usage`). ``grounding_metadata``
+    ``TOOL_CALLS``; a prompt blocked, ``prompt_feedback.block_reason``, is
+    ``CONTENT_FILTER``) and ``usage_metadata`` (see `shared.read_usage`). The response is
+    read as proto JSON (`shared.proto_json`): every ``model_dump`` of an SDK object reads
+    as the object does. ``grounding_metadata``
     and ``citation_metadata`` become citations on the text they support. The original finish
     reason, the whole usage, grounding and citation metadata, and every other field of the
     candidate (``safety_ratings``, ``avg_logprobs``, ``index`` ...) and of the response
@@ -347,7 +355,7 @@ def from_response(response: Any, *, candidate: int = 0) -> ChatMessageContent:
             "response", "a GenerateContentResponse object", describe_type(data)
         )
     data = _snake_without_none(data)
-    path = f"response.candidates[{candidate}]"
+    path = f"response.candidates[{candidate or 0}]"
     picked = _candidate(data, candidate, path)
     hints: dict[str, Any] = {}
     items: list[KernelContent] = []
@@ -355,7 +363,7 @@ def from_response(response: Any, *, candidate: int = 0) -> ChatMessageContent:
     content = picked.get("content")
     if content is not None:
         where = f"{path}.content"
-        content = plain(content, where)
+        content = sdk_plain(content, where)
         if type(content) is not dict:
             raise FormatError.mismatch(where, "a Content object", describe_type(content))
         items, parts, fields = _read_answer(content, where)
@@ -369,6 +377,8 @@ def from_response(response: Any, *, candidate: int = 0) -> ChatMessageContent:
         calls = any(type(item) is FunctionCallContent for item in items)
         reply.finish_reason = finish_reason(reason, calls)
         hints["finish_reason"] = reason
+    elif _prompt_blocked(data.get("prompt_feedback")):
+        reply.finish_reason = FinishReason.CONTENT_FILTER  # the reason stays in "response"
     usage = data.get("usage_metadata")
     if usage is not None:
         if type(usage) is not dict:
@@ -389,13 +399,37 @@ def from_response(response: Any, *, candidate: int = 0) -> ChatMessageContent:
     return reply
 
 
-def _candidate(data: dict[str, Any], candidate: int, path: str) -> dict[str, Any]:
-    """The candidate asked for (keys in snake_case); none in a response without candidates."""
+def _prompt_blocked(feedback: Any) -> bool:
+    """Whether a response's ``prompt_feedback`` says the prompt was blocked (``block_reason``).
+
+    Raises:
+        FormatError: its ``block_reason`` is not a string.
+    """
+    if type(feedback) is not dict:
+        return False
+    for key, reason in feedback.items():
+        if snake_key(key) == "block_reason" and reason is not None:
+            if type(reason) is not str:
+                raise FormatError.mismatch(
+                    f"response.prompt_feedback.{key}", "str", describe_type(reason)
+                )
+            return True
+    return False
+
+
+def _candidate(data: dict[str, Any], candidate: int | None, path: str) -> dict[str, Any]:
+    """The candidate asked for (keys in snake_case); none in a response without candidates.
+
+    ``None`` is the first, each other one reported left out (`_report_others`).
+    """
     candidates = data.get("candidates")
     if candidates is None:
         candidates = []
     if type(candidates) is not list:
         raise FormatError.mismatch("response.candidates", "a list", describe_type(candidates))
+    if candidate is None:
+        candidate = 0
+        _report_others(len(candidates))
     if type(candidate) is not int or not (
         0 <= candidate < len(candidates) or (candidate == 0 and not candidates)
     ):
@@ -404,10 +438,25 @@ def _candidate(data: dict[str, Any], candidate: int, path: str) -> dict[str, Any
         )
     if not candidates:
         return {}
-    given = plain(candidates[candidate], path)
+    given = sdk_plain(candidates[candidate], path)
     if type(given) is not dict:
         raise FormatError.mismatch(path, "a Candidate object", describe_type(given))
     return _snake_without_none(given)
+
+
+def _report_others(count: int) -> None:
+    """Warn of each candidate but the first of ``count``, which a reader not told which leaves out.
+
+    A response has several when asked for (``candidate_count``): converting it carries one.
+    """
+    for index in range(1, count):
+        lose(
+            None,
+            f"response.candidates[{index}]",
+            f"candidate {index} of {count}: from_response reads one "
+            f"(read this one with from_response(response, candidate={index}))",
+            "warn",
+        )
 
 
 def _read_answer(
@@ -429,7 +478,7 @@ def _read_answer(
     snake_parts: list[dict[str, Any]] = []
     for index, raw in enumerate(parts):
         where = f"{path}.parts[{index}]"
-        part = plain(raw, where)
+        part = sdk_plain(raw, where)
         if type(part) is not dict:
             raise FormatError.mismatch(where, "a Part object", describe_type(part))
         snake = _snake_keys(part, where)
@@ -581,7 +630,7 @@ def _read_parts(
     items: list[KernelContent] = []
     for index, raw in enumerate(parts):
         where = f"{path}.parts[{index}]"
-        part = plain(raw, where)
+        part = sdk_plain(raw, where)
         if type(part) is not dict:
             raise FormatError.mismatch(where, "a Part object", describe_type(part))
         items.append(_read_part(_snake_keys(part, where), where, turn, calls, counts))
@@ -875,7 +924,7 @@ def _read_result(  # noqa: PLR0917 - the reader's state, passed on
 
 def _read_media_part(raw: Any, path: str) -> BinaryContent:
     """A ``function_response`` part: ``inline_data`` or ``file_data`` and part-level keys."""
-    part = plain(raw, path)
+    part = sdk_plain(raw, path)
     if type(part) is not dict:
         raise FormatError.mismatch(path, "a FunctionResponsePart object", describe_type(part))
     snake = _snake_keys(part, path)

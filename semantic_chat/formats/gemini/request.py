@@ -73,7 +73,17 @@ from ..request_fields import (
 )
 from ..wire import OnUnsupported, unsupported_field
 from . import reading, writing
-from .shared import FORMAT, HINTS, Spelling, camel_key, check_spelling, plain, respell, snake_key
+from .shared import (
+    FORMAT,
+    HINTS,
+    Spelling,
+    camel_key,
+    check_spelling,
+    proto_json,
+    respell,
+    sdk_plain,
+    snake_key,
+)
 
 __all__ = ["Layout", "from_payload", "from_request", "to_payload", "to_request"]
 
@@ -149,7 +159,7 @@ def from_payload(payload: Any) -> ChatHistory:
         not isinstance(payload, (dict, str, bytes)) and not hasattr(payload, "model_dump")
     ):
         return reading.from_payload(payload)
-    document = plain(payload, "") if not isinstance(payload, (str, bytes)) else payload
+    document = sdk_plain(payload, "") if not isinstance(payload, (str, bytes)) else payload
     kind = documents.kind_of(document)
     if kind in _ENVELOPES:
         history: ChatHistory = documents.read_enveloped(document, from_payload)
@@ -227,9 +237,10 @@ def from_request(body: Any) -> ChatHistory:
             (``generation_config.stop_sequences[0]: expected a str, got int``) or the content
             (``contents[2].parts[0]``).
     """
-    document = plain(body, "request")
+    document = sdk_plain(body, "request")
     if type(document) is not dict:
         raise FormatError.mismatch("request", "a request object", describe_type(document))
+    document = _proto_settings(document)
     fields = _snake_fields(document, "")
     if "contents" not in fields:
         raise FormatError("missing 'contents'", path="request")
@@ -244,6 +255,27 @@ def from_request(body: Any) -> ChatHistory:
     if read.named or read.extra or read.hints:
         history.options = _options(read)
     return history
+
+
+def _proto_settings(document: dict[str, Any]) -> dict[str, Any]:
+    """A request with its fields but ``contents`` as proto JSON (`shared.proto_json`).
+
+    The contents are left to the reader, which normalises only a content its quick reader
+    does not take, so that a clean request is not walked twice.
+    """
+    settings = {key: value for key, value in document.items() if not _is_contents(key)}
+    clean = proto_json(settings)
+    if clean is settings:
+        return document
+    return {
+        key: value if _is_contents(key) else clean[key]
+        for key, value in document.items()
+        if _is_contents(key) or key in clean
+    }
+
+
+def _is_contents(key: Any) -> bool:
+    return type(key) is str and snake_key(key) == "contents"
 
 
 def _snake_fields(mapping: dict[str, Any], path: str) -> dict[str, tuple[str, Any]]:
@@ -282,7 +314,7 @@ def _read_sdk(fields: dict[str, tuple[str, Any]], read: _Read) -> Any:
                 path=key,
             )
     key, config = fields["config"]
-    config = plain(config, key)
+    config = sdk_plain(config, key)
     if config is None:
         return None
     if type(config) is not dict:

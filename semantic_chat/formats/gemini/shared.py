@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from enum import Enum
 from typing import Any, Literal
 
 from ...errors import FormatError, InvalidValueError, describe_type
@@ -38,10 +39,12 @@ __all__ = [
     "is_made_id",
     "made_call_id",
     "plain",
+    "proto_json",
     "read_usage",
     "register_decoder",
     "register_encoder",
     "respell",
+    "sdk_plain",
     "signature_problem",
     "snake_key",
 ]
@@ -215,6 +218,16 @@ STANDARD_TO_URL_SAFE = str.maketrans("+/", "-_")
 
 
 def plain(obj: Any, path: str) -> Any:
+    """A ``google.genai`` SDK object, or a dict, as the REST JSON it stands for.
+
+    `sdk_plain`, then `proto_json`: a dict (any of the SDK's ``model_dump``s) loses its
+    ``null`` fields and has its SDK enums as their values. Nested values read with
+    `sdk_plain` need not be walked again.
+    """
+    return proto_json(sdk_plain(obj, path))
+
+
+def sdk_plain(obj: Any, path: str) -> Any:
     """A ``google.genai`` SDK object as the REST JSON it stands for; dicts pass through.
 
     The SDK dumps camelCase keys (the fields it was given) and bytes as URL-safe base64; the
@@ -234,7 +247,7 @@ def plain(obj: Any, path: str) -> Any:
     if type(dumped) is dict:
         for key in _SDK_ONLY:
             dumped.pop(key, None)
-    return _standard_bytes(dumped)
+    return proto_json(_standard_bytes(dumped))
 
 
 def _standard_bytes(value: Any, in_call: bool = False) -> Any:
@@ -259,6 +272,101 @@ def _standard_bytes(value: Any, in_call: bool = False) -> Any:
             elif snake_key(key) not in OPAQUE_KEYS:
                 _standard_bytes(element, key == "functionResponse")
     return value
+
+
+# --- nulls and enums -------------------------------------------------------------------------
+
+_USER_VALUES = frozenset((
+    "args",
+    "part_metadata",
+    "labels",
+    "metadata",
+    "custom_configs",
+    "parameters_json_schema",
+    "response_json_schema",
+    "json_schema",
+    "default",
+    "example",
+    "enum",
+))
+"""Keys (snake_case) whose values are the user's JSON, where a ``null`` is the user's value.
+
+An OpenAPI ``Schema`` (``parameters``, ``response_schema``) is the API's own object: its
+``null`` fields are unset ones; a JSON Schema (``parameters_json_schema`` ...) is the user's."""
+_USER_KEYS = _USER_VALUES | frozenset(camel_key(key) for key in _USER_VALUES)
+_RESULT_KEYS = frozenset(("function_response", "functionResponse", "tool_response",
+                          "toolResponse"))
+"""Keys whose object's ``response`` is the user's (a Batch line's ``response`` is not)."""
+_SCHEMA_MAPS = frozenset(("properties", "defs"))
+"""Keys whose objects map the user's names to schemas: each schema is walked, whatever its name."""
+
+
+def proto_json(value: Any) -> Any:
+    """A Gemini value as proto JSON: ``null`` fields left out, SDK enums as their values.
+
+    In Gemini's proto JSON a ``null`` field is an absent one, and the SDK's enums are ``str``
+    subclasses that stand for their value: ``model_dump()`` (every field, ``None`` when
+    unset; enums and bytes in Python mode) reads as ``model_dump(mode="json",
+    exclude_none=True)`` does. The user's data (`_USER_VALUES` in either spelling, a function
+    response's ``response``) is kept as it is, ``null`` values too. The value itself is
+    returned when it has nothing to change (one walk, the cost on clean input); else a copy.
+    """
+    return _proto_copy(value, "") if _needs_proto(value, "") else value
+
+
+def _user_value(key: Any, parent: Any) -> bool:
+    """Whether the value under ``key`` of the object under the key ``parent`` is the user's."""
+    return key in _USER_KEYS or (key == "response" and parent in _RESULT_KEYS)
+
+
+def _needs_proto(value: Any, parent: Any) -> bool:
+    """Whether `proto_json` would change ``value`` (the value of the key ``parent``)."""
+    if type(value) is dict:
+        for key, element in value.items():
+            kind = type(element)
+            if kind is str or kind is int or kind is float or kind is bool:
+                continue
+            if kind is dict or kind is list:
+                if _user_value(key, parent):
+                    continue
+                if key in _SCHEMA_MAPS and kind is dict:
+                    for schema in element.values():
+                        if _needs_proto(schema, ""):
+                            return True
+                elif _needs_proto(element, key):
+                    return True
+            elif element is None or isinstance(element, Enum):
+                return True
+    elif type(value) is list:
+        for element in value:
+            kind = type(element)
+            if kind is dict or kind is list:
+                if _needs_proto(element, parent):
+                    return True
+            elif kind is not str and isinstance(element, Enum):
+                return True
+    return False
+
+
+def _proto_copy(value: Any, parent: Any) -> Any:
+    """`proto_json`'s copy of ``value`` (the value of the key ``parent``)."""
+    if isinstance(value, Enum):
+        return value.value
+    if type(value) is list:
+        return [_proto_copy(element, parent) for element in value]
+    if type(value) is not dict:
+        return value
+    copied: dict[Any, Any] = {}
+    for key, element in value.items():
+        if element is None:
+            continue
+        if _user_value(key, parent):
+            copied[key] = element
+        elif key in _SCHEMA_MAPS and type(element) is dict:
+            copied[key] = {inner: _proto_copy(schema, "") for inner, schema in element.items()}
+        else:
+            copied[key] = _proto_copy(element, key)
+    return copied
 
 
 # --- responses ----------------------------------------------------------------------------

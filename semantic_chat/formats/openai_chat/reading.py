@@ -37,6 +37,7 @@ from ..wire import (
     ERROR_PREFIX,
     as_plain,
     binary_from_data_url,
+    lose,
     read_error,
     read_parts,
     require,
@@ -228,8 +229,12 @@ def _read_plain_image(body: Any) -> ImageContent | None:
     return new_image(payload, mime_type, None, detail)
 
 
-def from_response(completion: Any, *, choice: int = 0) -> ChatMessageContent:
+def from_response(completion: Any, *, choice: int | None = None) -> ChatMessageContent:
     """Read one choice of a ``ChatCompletion`` (dict or SDK object) as the assistant's message.
+
+    Without ``choice``, the first is read and each other one (``n`` > 1) is reported left
+    out with a `ConversionWarning` (``completion.choices[1]: dropped: ...``); a ``choice``
+    given says which, without a warning.
 
     The message gets the completion's ``id``, ``model`` (as ``model_id``), ``finish_reason``
     and ``usage`` (with cached and reasoning token counts); the other response fields
@@ -246,7 +251,14 @@ def from_response(completion: Any, *, choice: int = 0) -> ChatMessageContent:
     if type(data) is not dict:
         raise FormatError.mismatch("completion", "a ChatCompletion object", describe_type(data))
     choices = require(data, "choices", list, "completion")
-    if not 0 <= choice < len(choices) or type(choices[choice]) is not dict:
+    if choice is None:
+        choice = 0
+        _report_others(len(choices))
+    if (
+        type(choice) is not int
+        or not 0 <= choice < len(choices)
+        or type(choices[choice]) is not dict
+    ):
         raise FormatError(f"no choice {choice} among {len(choices)}", path="completion.choices")
     path = f"completion.choices[{choice}]"
     picked = choices[choice]
@@ -272,6 +284,18 @@ def from_response(completion: Any, *, choice: int = 0) -> ChatMessageContent:
         message.metadata.setdefault(HINTS, {})["response"] = response
     message.inner_content = completion
     return message
+
+
+def _report_others(count: int) -> None:
+    """Warn of each choice but the first of ``count``, which a reader not told which leaves out."""
+    for index in range(1, count):
+        lose(
+            None,
+            f"completion.choices[{index}]",
+            f"choice {index} of {count}: from_response reads one "
+            f"(read this one with from_response(completion, choice={index}))",
+            "warn",
+        )
 
 
 def read_usage(usage: dict[str, Any]) -> Usage:
