@@ -33,7 +33,16 @@ from .files import (
     read_chunks,
     read_document,
 )
-from .pipeline import Job, cli_words, describe_error, dump, open_pool, run_chunks, transform
+from .pipeline import (
+    Job,
+    cli_words,
+    describe_error,
+    dump,
+    open_pool,
+    read_noting,
+    run_chunks,
+    transform,
+)
 from .wording import at_line, line_position
 
 __all__ = ["PROG", "convert", "example", "list_formats", "show", "validate"]
@@ -468,8 +477,12 @@ def _transcript(history: ChatHistory, color: bool) -> str:
 
 
 def _read(source: str | None, payload: Any) -> tuple[str, ChatHistory]:
+    """Read a document to show it; what reading left out is printed as a warning."""
     name = source if source is not None else formats.detect(payload)
-    return name, formats.get(name).from_payload(payload)
+    history, notes = read_noting(name, payload)
+    for note in notes:
+        _warn(note)
+    return name, history
 
 
 def _output_path(name: str | None, source: Input | None) -> Path | None:

@@ -33,6 +33,7 @@ __all__ = [
     "describe_error",
     "dump",
     "open_pool",
+    "read_noting",
     "run_chunk",
     "run_chunks",
     "transform",
@@ -105,14 +106,35 @@ def transform(job: Job, payload: Any) -> tuple[str, str | None, list[str]]:
     body = unwrapped.body
     try:
         source = job.source if job.source is not None else formats.detect(body)
-        history = formats.get(source).from_payload(body)
+        history, read_notes = read_noting(source, body)
     except SemanticChatError as error:
         raise error.at(unwrapped.path) from None
     if job.target is None:
-        return source, None, []
+        return source, None, read_notes
     request = documents.is_request(body) or history.options is not None
     text, notes = dump(job, history, request=request, wrap=unwrapped.wrap)
-    return source, text, notes
+    return source, text, read_notes + notes
+
+
+def read_noting(source: str, payload: Any) -> tuple[ChatHistory, list[str]]:
+    """Read ``payload`` in format ``source``, with the warnings reading gave.
+
+    What reading leaves out (a response's other candidates ...) is returned for the command
+    line to print as its own warnings.
+
+    Raises:
+        SemanticChatError: the payload cannot be read.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", formats.ConversionWarning)
+        history = formats.get(source).from_payload(payload)
+    notes = []
+    for note in caught:
+        if isinstance(note.message, formats.ConversionWarning):
+            notes.append(str(note.message))
+        else:  # not ours to word: shown as Python would show it
+            warnings.warn_explicit(note.message, note.category, note.filename, note.lineno)
+    return history, notes
 
 
 def dump(

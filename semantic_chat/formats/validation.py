@@ -110,7 +110,8 @@ def check(
             return Checked(None, None, [_problem(error)])
     reader = get(format)
     try:
-        history = reader.from_payload(payload)
+        with collect_losses() as losses:  # what reading leaves out (a response's other
+            history = reader.from_payload(payload)  # candidates ...)
     except (SemanticChatError, ValueError) as error:
         first = _problem(error)
         problems = _read_problems(reader, payload)
@@ -118,7 +119,12 @@ def check(
     options = history.options
     if max_tokens is not None and options is not None and options.max_tokens is None:
         options.max_tokens = max_tokens
-    return Checked(format, history, _write_problems(writer or reader, history, on_unsupported))
+    read = [
+        Problem(path, detail, "error" if action == "error" else "warning")
+        for path, detail, action in losses
+    ]
+    written = _write_problems(writer or reader, history, on_unsupported)
+    return Checked(format, history, read + written)
 
 
 def _problem(error: Exception, severity: Severity = "error") -> Problem:

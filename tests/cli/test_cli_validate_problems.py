@@ -146,3 +146,40 @@ def test_the_library_check_takes_max_tokens():
     assert [problem.path for problem in formats.validate(GEMINI_REQUEST, target="anthropic")] \
         == ["max_tokens"]
     assert formats.validate(GEMINI_REQUEST, target="anthropic", max_tokens=100) == []
+
+
+TWO_CANDIDATES = {"candidates": [
+    {"content": {"role": "model", "parts": [{"text": "Answer A"}]}, "finish_reason": "STOP"},
+    {"content": {"role": "model", "parts": [{"text": "Answer B"}]}, "finish_reason": "STOP"},
+]}
+LEFT_OUT = ("response.candidates[1]: dropped: candidate 1 of 2: from_response reads one (read "
+            "this one with from_response(response, candidate=1))")
+
+
+def test_what_reading_leaves_out_is_a_warning_of_every_command(tmp_path):
+    # What was seen: a response's second candidate disappeared in convert, show and validate
+    # without a word; then it came as a raw Python warning.
+    source = tmp_path / "two.json"
+    source.write_text(json.dumps(TWO_CANDIDATES))
+    converted = run("convert", str(source), "--to", "openai-chat")
+    assert (converted.status, converted.errors) == (0, [f"semantic-chat: warning: {LEFT_OUT}"])
+    assert json.loads(converted.stdout) == [{"role": "assistant", "content": "Answer A"}]
+    shown = run("show", str(source), "--color", "never")
+    assert (shown.status, shown.errors) == (0, [f"semantic-chat: warning: {LEFT_OUT}"])
+    checked = run("validate", str(source))
+    assert (checked.status, checked.stdout.splitlines()) == (0, [
+        "response.candidates[1]: warning: candidate 1 of 2: from_response reads one (read "
+        "this one with from_response(response, candidate=1))",
+        f"{source}: 1 warning",
+    ])
+    lines = write_jsonl(tmp_path / "two.jsonl", [TWO_CANDIDATES])
+    converted = run("convert", str(lines), "--to", "openai-chat", "-q")
+    assert converted.status == 0
+    assert converted.errors == [f"semantic-chat: warning: line 1: {LEFT_OUT}"]
+
+
+def test_the_library_validate_lists_what_reading_leaves_out():
+    from semantic_chat import formats
+
+    problems = formats.validate(TWO_CANDIDATES, target="openai-chat")
+    assert [(p.path, p.severity) for p in problems] == [("response.candidates[1]", "warning")]
