@@ -153,8 +153,8 @@ def test_the_warning_is_a_user_warning_that_points_at_the_caller():
     assert issubclass(ConversionWarning, UserWarning)
     assert record[0].filename == __file__
     assert str(record[0].message) == (
-        "messages[0].items[0]: dropped: OpenAI Chat Completions cannot carry image content in "
-        "a user message"
+        "messages[0].items[0]: dropped: OpenAI Chat Completions cannot carry image content by "
+        "a file id"
     )
 
 

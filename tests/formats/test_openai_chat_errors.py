@@ -226,14 +226,14 @@ UNSUPPORTED = [
     pytest.param(
         [_m("user", TextContent("a"), ImageContent(file_id="file-1"))],
         "messages[0].items[1]",
-        "OpenAI Chat Completions cannot carry image content in a user message",
+        "OpenAI Chat Completions cannot carry image content by a file id",
         [{"role": "user", "content": "a"}],  # one text part left: string content
         id="image-by-file-id",
     ),
     pytest.param(
         [_m("user", TextContent("a"), AudioContent(uri="https://x.test/a.wav"))],
         "messages[0].items[1]",
-        "OpenAI Chat Completions cannot carry audio content in a user message",
+        "OpenAI Chat Completions cannot carry audio content by a URL",
         [{"role": "user", "content": "a"}],  # one text part left: string content
         id="audio-by-uri",
     ),

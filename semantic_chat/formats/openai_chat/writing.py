@@ -407,10 +407,20 @@ def _write_part(
             body["filename"] = item.filename
         part = {"type": "file", "file": body}
     else:
-        unsupported(on_unsupported, FORMAT, path, item, f"in a {role} message")
+        unsupported(on_unsupported, FORMAT, path, item, _why_not(item, role))
         return None
     body.update(hints.get("body_fields", {}))
     return _with_fields(part, item)
+
+
+def _why_not(item: KernelContent, role: str) -> str:
+    """Why a user's item has no part: its source (a file id, a URL) when its kind has one."""
+    if isinstance(item, (ImageContent, AudioContent, FileContent)):
+        if item.file_id is not None:
+            return "by a file id"
+        if item.uri is not None:
+            return "by a URL"
+    return f"in a {role} message"
 
 
 def _with_fields(part: dict[str, Any], item: KernelContent) -> dict[str, Any]:
