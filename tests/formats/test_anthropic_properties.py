@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from typing import Any
 
 import attrs
 from format_helpers import dumps_sorted, validate_anthropic_payload, validate_anthropic_request
@@ -24,7 +25,30 @@ from semantic_chat.formats.anthropic import writing as anthropic_writing
 from semantic_chat.formats.wire import ConversionWarning
 
 
-@given(anthropic_histories())
+def _no_empty_texts(history: ChatHistory) -> ChatHistory:
+    """The history with every plain empty text saying ``"-"``.
+
+    The writer leaves an empty text out beside other blocks (the API refuses empty text
+    blocks), so one does not read back: test_anthropic_writer_fixes.py covers that.
+    """
+    for message in history:
+        for item in message.items:
+            if type(item) is TextContent and item.text == "" and not item.citations:
+                item.text = "-"
+    return history
+
+
+def _no_empty_text_blocks(payload: dict[str, Any]) -> dict[str, Any]:
+    """The payload with every plain empty text block of a turn saying ``"-"`` (see above)."""
+    for message in payload["messages"]:
+        if isinstance(message["content"], list):
+            for block in message["content"]:
+                if block == {"type": "text", "text": ""}:
+                    block["text"] = "-"
+    return payload
+
+
+@given(anthropic_histories().map(_no_empty_texts))
 def test_history_reads_back_exactly_from_a_valid_payload(history):
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConversionWarning)
@@ -69,7 +93,7 @@ def test_a_request_of_a_history_is_a_valid_body(history):
                         **anthropic_format.to_payload(history)}
 
 
-@given(anthropic_payloads())
+@given(anthropic_payloads().map(_no_empty_text_blocks))
 def test_valid_payload_reads_and_writes_back_exactly(payload):
     validate_anthropic_payload(payload)  # the strategy builds only what the SDK accepts
     with warnings.catch_warnings():
@@ -79,7 +103,7 @@ def test_valid_payload_reads_and_writes_back_exactly(payload):
     assert dumps_sorted(written) == dumps_sorted(payload)
 
 
-@given(anthropic_payloads())
+@given(anthropic_payloads().map(_no_empty_text_blocks))
 def test_a_body_of_a_valid_payload_reads_and_writes_back_exactly(payload):
     body = {"model": "claude-sonnet-4-5", "max_tokens": 256, **payload}
     written = anthropic_format.to_request(anthropic_format.from_request(body))

@@ -22,6 +22,7 @@ from ...contents import (
     UnknownContent,
 )
 from ...contents.citation import Citation
+from ...contents.metadata import peek_metadata
 from ...errors import (
     FormatError,
     InvalidTypeError,
@@ -33,6 +34,10 @@ from ...history import ChatHistory
 from ...jsoncodec import json_value
 from ...labels import PLAIN_TEXT, AuthorRole
 from ...message import ChatMessageContent
+from ..gemini.shared import DATA_KEYS as GEMINI_DATA_KEYS
+from ..gemini.shared import HINTS as GEMINI_HINTS
+from ..gemini.shared import camel_key
+from ..openai_responses.shared import HINTS as RESPONSES_HINTS
 from ..wire import (
     OnUnsupported,
     compact_json,
@@ -59,6 +64,10 @@ _USER, _ASSISTANT, _TOOL = AuthorRole.USER, AuthorRole.ASSISTANT, AuthorRole.TOO
 _TTLS = ("5m", "1h")
 _NO_TURN: dict[str, Any] = {}  # the turn before the first, never written to
 _NO_RESULTS: list[dict[str, Any]] = []  # the results of no turn, never written to
+# What marks an unknown item read from another format: a Gemini part's data key (either
+# spelling), or the hints another format's reader keeps on it.
+_FOREIGN_TYPES = GEMINI_DATA_KEYS | {camel_key(key) for key in GEMINI_DATA_KEYS}
+_FOREIGN_HINTS = (GEMINI_HINTS, RESPONSES_HINTS)
 
 # One message written: a turn (a dict with "role" and "content", results first, and the
 # message's other keys) whose role is "user", "assistant" or, for the loop to join it, "tool";
@@ -84,16 +93,20 @@ def to_payload(
     writer's; a blank string is ``{}``). Thinking is written back exactly when it is
     Anthropic's (``provider`` ``"anthropic"``, or ``None`` with a signature or encrypted
     data); any other reasoning is never sent as text: it is left out, with a warning by
-    default. A message whose items were all left out is left out. What the format cannot
-    carry follows ``on_unsupported`` (items refused, fields and metadata left out with a
-    `ConversionWarning`); ids, usage, finish reasons and model ids, which requests never
-    carry, are left out without a word.
+    default. An empty text beside other blocks of its turn is left out without a word (the
+    API refuses empty text blocks; OpenAI Chat clients send ``"content": ""`` beside tool
+    calls); a turn of empty texts only is written as it is. A message whose items were all
+    left out is left out. What the format cannot carry follows ``on_unsupported`` (items
+    refused, fields and metadata left out with a `ConversionWarning`); ids, usage, finish
+    reasons and model ids, which requests never carry, are left out without a word.
 
     Raises:
         UnsupportedContentError: an item the format cannot carry (audio, a refusal, an image
-            in an assistant message, a call without an id ...), named by message and item
-            index, unless ``on_unsupported`` is ``"warn"`` or ``"drop"``; with ``"error"``,
-            also a field or reasoning it cannot carry.
+            in an assistant message, a call without an id, a file by a URL of a type other
+            than PDF or by a URI other than http(s), an unknown item read from another
+            format ...), named by message and item index, unless ``on_unsupported`` is
+            ``"warn"`` or ``"drop"``; with ``"error"``, also a field or reasoning it cannot
+            carry.
         FormatError: a role the format does not have; arguments that are not a JSON object
             (``messages[1].items[0].arguments``); with ``merge_consecutive=False``, a message
             of the same role as the turn before it.
@@ -219,6 +232,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                     continue
                     if role is _ASSISTANT and last_kind != "assistant":
                         blocks: list[dict[str, Any]] = []
+                        empty = False  # an empty text seen: left out beside other blocks
                         for item in items:
                             if item._metadata:
                                 break
@@ -244,15 +258,18 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                 and type(item._text) is str
                             ):
                                 blocks.append({"type": "text", "text": item._text})
+                                empty = empty or not item._text
                             else:
                                 break
                         else:
-                            last = {"role": "assistant", "content": blocks}
+                            last = {"role": "assistant",
+                                    "content": _content(blocks) if empty else blocks}
                             append(last)
                             last_kind = "assistant"
                             continue
                     elif role is _USER and (last_kind == "assistant" or not last_kind):
                         blocks = []
+                        empty = False
                         for item in items:
                             if item._metadata:
                                 break
@@ -273,10 +290,12 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                 and type(item._text) is str
                             ):
                                 blocks.append({"type": "text", "text": item._text})
+                                empty = empty or not item._text
                             else:
                                 break
                         else:
-                            last = {"role": "user", "content": blocks}
+                            last = {"role": "user",
+                                    "content": _content(blocks) if empty else blocks}
                             append(last)
                             last_kind = "user"
                             continue
@@ -301,6 +320,8 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
             if last_kind in ("tool", "tool+"):
                 if last_kind == "tool":
                     last["content"].extend(content)
+                    if content and _is_empty_text(content[0]):  # empty texts only
+                        _drop_empty_texts(last["content"])
                     if len(turn) > 2:
                         _join_fields(last, turn)
                 else:
@@ -349,7 +370,8 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
 def _join(turn: dict[str, Any], written: dict[str, Any]) -> None:
     """Add a message's turn to the turn before: results after its results, the rest last.
 
-    The message's other keys (kept as hints) are added too.
+    The message's other keys (kept as hints) are added too. Empty texts are left out once
+    the joined turn has other blocks (see `_drop_empty_texts`).
     """
     blocks = turn["content"]
     if type(blocks) is str:
@@ -357,6 +379,8 @@ def _join(turn: dict[str, Any], written: dict[str, Any]) -> None:
     content = written["content"]
     if type(content) is str:
         content = [{"type": "text", "text": content}]
+    # A turn written holds no empty text, or only empty texts: its first block tells.
+    empty = (blocks and _is_empty_text(blocks[0])) or (content and _is_empty_text(content[0]))
     results = _leading_results(content)
     if results:
         at = _leading_results(blocks)
@@ -364,6 +388,8 @@ def _join(turn: dict[str, Any], written: dict[str, Any]) -> None:
         blocks.extend(content[results:])
     else:
         blocks.extend(content)
+    if empty:
+        _drop_empty_texts(blocks)
     _join_fields(turn, written)
 
 
@@ -372,6 +398,40 @@ def _join_fields(turn: dict[str, Any], written: dict[str, Any]) -> None:
     for key, value in written.items():
         if key not in ("role", "content"):
             turn[key] = value
+
+
+def _is_empty_text(block: dict[str, Any]) -> bool:
+    """Whether a block is a text of nothing, with no other key (no ``cache_control``)."""
+    return block.get("type") == "text" and block.get("text") == "" and len(block) == 2
+
+
+def _drop_empty_texts(blocks: list[dict[str, Any]]) -> None:
+    """Leave a turn's empty texts out, in place, when it has other blocks.
+
+    The API refuses an empty text block (OpenAI Chat clients send ``"content": ""`` beside
+    tool calls); one says nothing, so it goes without a warning. A turn of empty texts only
+    is kept as it is: there is no content to put in their place.
+    """
+    kept = [block for block in blocks if not _is_empty_text(block)]
+    if kept and len(kept) != len(blocks):
+        blocks[:] = kept
+
+
+def _content(blocks: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+    """A user or assistant turn's content of blocks with empty texts: those left out.
+
+    One text left is written as a string, as a message of one text is.
+    """
+    _drop_empty_texts(blocks)
+    if len(blocks) == 1 and _is_plain_text(blocks[0]):
+        text: str = blocks[0]["text"]
+        return text
+    return blocks
+
+
+def _is_plain_text(block: dict[str, Any]) -> bool:
+    """Whether a block is a text with no other key: written as string content alone."""
+    return block.get("type") == "text" and len(block) == 2
 
 
 def _leading_results(blocks: list[dict[str, Any]]) -> int:
@@ -429,6 +489,7 @@ def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noq
     blocks = []
     if role == "user":
         results = 0
+        empty = False
         for item in items:
             if item._metadata:
                 return None
@@ -437,6 +498,7 @@ def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noq
                 if item._citations or type(text) is not str:
                     return None
                 blocks.append({"type": "text", "text": text})
+                empty = empty or not text
             elif type(item) is ImageContent:
                 image = _plain_image(item)
                 if image is None:
@@ -450,12 +512,15 @@ def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noq
                 results += 1
             else:
                 return None
+        if empty:
+            return {"role": "user", "content": _content(blocks)}
         if len(blocks) == 1 and results == 0 and blocks[0]["type"] == "text":
             return None  # one text is a string, unless broken: the long way says which
         return {"role": "user", "content": blocks}
     if role != "assistant":
         return None
     loads = quick_loads()  # tests switch backends
+    empty = False
     for item in items:
         if item._metadata:
             return None
@@ -464,6 +529,7 @@ def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noq
             if item._citations or type(text) is not str:
                 return None
             blocks.append({"type": "text", "text": text})
+            empty = empty or not text
         elif type(item) is FunctionCallContent:
             call_id, name, arguments = item._id, item._name, item._arguments
             if type(call_id) is not str or type(name) is not str:
@@ -489,6 +555,8 @@ def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noq
             blocks.append({"type": "thinking", "thinking": text, "signature": signature})
         else:
             return None
+    if empty:
+        return {"role": "assistant", "content": _content(blocks)}
     if len(blocks) == 1 and blocks[0]["type"] == "text":
         return None  # one text is a string, unless broken: the long way says which
     return {"role": "assistant", "content": blocks}
@@ -571,6 +639,7 @@ def _write_message(
     content: Any = results + blocks
     if not content and items:
         return None
+    _drop_empty_texts(content)  # they say nothing, and the API refuses them
     if (
         len(content) == 1
         and role != "tool"
@@ -634,7 +703,7 @@ def _assistant_block(
     if isinstance(item, ReasoningContent):
         return _thinking_block(item, path, on_unsupported)
     if isinstance(item, UnknownContent):
-        return _unknown_block(item, path)
+        return _unknown_block(item, path, on_unsupported)
     unsupported(on_unsupported, FORMAT, path, item, "in an assistant message")
     return None
 
@@ -653,7 +722,7 @@ def _user_block(
     if isinstance(item, FileContent):
         return _document_block(item, path, on_unsupported)
     if isinstance(item, UnknownContent):
-        return _unknown_block(item, path)
+        return _unknown_block(item, path, on_unsupported)
     unsupported(on_unsupported, FORMAT, path, item, where)
     return None
 
@@ -707,10 +776,22 @@ def _image_block(
 def _document_block(
     item: FileContent, path: str, on_unsupported: OnUnsupported | None
 ) -> dict[str, Any] | None:
+    """A document block: by file id, by an http(s) URL (a PDF the API fetches), or of data.
+
+    A file by URL of a known type other than PDF, and one by another URI (``gs://``), are
+    refused: the API fetches only PDFs, over http(s).
+    """
     source: dict[str, Any]
     if item.file_id is not None:
         source = {"type": "file", "file_id": item.file_id}
     elif item.uri is not None:
+        if not item.uri[:8].lower().startswith(("https://", "http://")):
+            unsupported(on_unsupported, FORMAT, path, item, "by a URI other than http(s)")
+            return None
+        bare = (item.mime_type or "").partition(";")[0].strip().lower()
+        if bare and bare != "application/pdf":
+            unsupported(on_unsupported, FORMAT, path, item, f"of type {bare} by URL (PDF only)")
+            return None
         source = {"type": "url", "url": item.uri}
     else:
         mime_type = item.mime_type or ""
@@ -799,8 +880,19 @@ def _thinking_block(
     return block
 
 
-def _unknown_block(item: UnknownContent, path: str) -> dict[str, Any]:
-    """A block read whole (a server tool's, a newer type's), written back as it came."""
+def _unknown_block(
+    item: UnknownContent, path: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any] | None:
+    """A block read whole (a server tool's, a newer type's), written back as it came.
+
+    An unknown item read from another format (a Gemini ``executable_code`` part, a Responses
+    item) is no Anthropic block: refused.
+    """
+    metadata = peek_metadata(item)
+    if item.type in _FOREIGN_TYPES or any(key in metadata for key in _FOREIGN_HINTS):
+        why = f"of type {item.type!r} (no Anthropic block)"
+        unsupported(on_unsupported, FORMAT, path, item, why)
+        return None
     try:
         fields: dict[str, Any] = json_value(item.fields, f"{path}.fields")
     except SerializationError as error:
