@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import re
 import signal
 import traceback
 import warnings
@@ -131,7 +132,7 @@ def read_noting(source: str, payload: Any) -> tuple[ChatHistory, list[str]]:
     notes = []
     for note in caught:
         if isinstance(note.message, formats.ConversionWarning):
-            notes.append(str(note.message))
+            notes.append(cli_words(str(note.message)))
         else:  # not ours to word: shown as Python would show it
             warnings.warn_explicit(note.message, note.category, note.filename, note.lineno)
     return history, notes
@@ -186,7 +187,13 @@ def cli_words(message: str) -> str:
         "set history.options.max_tokens, or pass to_request(history, max_tokens=...)",
         "pass --max-tokens",
     )
+    message = _PYTHON_ONLY_ADVICE.sub("", message)  # no option of the command does it
     return " ".join(message.split())
+
+
+_PYTHON_ONLY_ADVICE = re.compile(r" \(read this one with from_response\([^()]*\)\)")
+"""The advice of a reader that left a response's other choices out, which only Python can
+follow."""
 
 
 def run_chunk(job: Job, lines: list[tuple[int, bytes]]) -> list[Outcome]:

@@ -293,6 +293,13 @@ def _output_body(document: dict[str, Any]) -> Any:
         detail = error.get("message") if isinstance(error, dict) else None
         why = f": the request failed: {detail}" if isinstance(detail, str) else ""
         raise FormatError(f"a Batch output line without a response body{why}", path="response")
+    status = response.get("status_code") if isinstance(response, dict) else None
+    error = body.get("error") if isinstance(body, dict) else None
+    if isinstance(error, dict) and set(body) == {"error"}:  # the API's error, not a reply
+        detail = error.get("message")
+        code = f" (status {status})" if isinstance(status, int) else ""
+        why = f": {detail}" if isinstance(detail, str) else ""
+        raise FormatError(f"the request failed{code}{why}", path="response.body.error")
     return body
 
 

@@ -84,11 +84,36 @@ def detect(payload: Any) -> str:
         if score > best_score:
             best, best_score = wire_format.name, score
     if best is None:
+        stream = _stream_of(payload)
+        if stream is not None:
+            raise FormatError(
+                f"this is a stream of {stream} events, not a conversation: accumulate it "
+                "first (its format's from_stream, then "
+                "StreamingChatMessageContent.accumulate(...).to_message())"
+            )
         raise FormatError(
             f"cannot tell the format of this {describe_type(payload)}: "
             f"pass the source format (one of {', '.join(names())})"
         )
     return best
+
+
+_STREAM_EVENTS = {
+    "chat.completion.chunk": "OpenAI Chat Completions",
+    "message_start": "Anthropic Messages",
+    "response.created": "OpenAI Responses",
+}
+
+
+def _stream_of(payload: Any) -> str | None:
+    """The API whose stream ``payload`` (a list of its events as dicts) is, or ``None``."""
+    if not isinstance(payload, list) or not payload or not isinstance(payload[0], dict):
+        return None
+    for key in ("object", "type"):
+        kind = payload[0].get(key)
+        if isinstance(kind, str) and kind in _STREAM_EVENTS:
+            return _STREAM_EVENTS[kind]
+    return None
 
 
 def _refuse_json_text(text: str) -> None:

@@ -152,8 +152,8 @@ TWO_CANDIDATES = {"candidates": [
     {"content": {"role": "model", "parts": [{"text": "Answer A"}]}, "finish_reason": "STOP"},
     {"content": {"role": "model", "parts": [{"text": "Answer B"}]}, "finish_reason": "STOP"},
 ]}
-LEFT_OUT = ("response.candidates[1]: dropped: candidate 1 of 2: from_response reads one (read "
-            "this one with from_response(response, candidate=1))")
+# without the reader's advice (from_response(response, candidate=1)), which no option follows
+LEFT_OUT = "response.candidates[1]: dropped: candidate 1 of 2: from_response reads one"
 
 
 def test_what_reading_leaves_out_is_a_warning_of_every_command(tmp_path):
@@ -168,8 +168,7 @@ def test_what_reading_leaves_out_is_a_warning_of_every_command(tmp_path):
     assert (shown.status, shown.errors) == (0, [f"semantic-chat: warning: {LEFT_OUT}"])
     checked = run("validate", str(source))
     assert (checked.status, checked.stdout.splitlines()) == (0, [
-        "response.candidates[1]: warning: candidate 1 of 2: from_response reads one (read "
-        "this one with from_response(response, candidate=1))",
+        "response.candidates[1]: warning: candidate 1 of 2: from_response reads one",
         f"{source}: 1 warning",
     ])
     lines = write_jsonl(tmp_path / "two.jsonl", [TWO_CANDIDATES])
@@ -183,3 +182,35 @@ def test_the_library_validate_lists_what_reading_leaves_out():
 
     problems = formats.validate(TWO_CANDIDATES, target="openai-chat")
     assert [(p.path, p.severity) for p in problems] == [("response.candidates[1]", "warning")]
+
+
+def test_a_batch_line_of_a_failed_request_says_so(tmp_path):
+    # What was seen: "response.body: cannot tell the format of this dict: pass --from (...)",
+    # and with --from: "response.body.messages: expected a list of messages, got dict".
+    line = {"id": "batch_req_3", "custom_id": "r3", "error": None, "response": {
+        "status_code": 400, "request_id": "req_3", "body": {"error": {
+            "message": "Invalid model", "type": "invalid_request_error", "param": "model",
+            "code": None}}}}
+    source = write_jsonl(tmp_path / "errors.jsonl", [line])
+    for extra in ([], ["--from", "openai-chat"]):
+        done = run("convert", str(source), "--to", "openai-responses", *extra)
+        assert (done.status, done.errors) == (1, [
+            "semantic-chat: line 1: response.body.error: the request failed (status 400): "
+            "Invalid model"
+        ])
+
+
+def test_a_stream_of_chunks_is_named_as_one(tmp_path):
+    # What was seen: "cannot tell the format of this list: pass --from (...)", which no
+    # --from could follow.
+    chunks = [{"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o",
+               "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Hi"},
+                            "finish_reason": None}]}]
+    source = tmp_path / "chunks.json"
+    source.write_text(json.dumps(chunks))
+    done = run("convert", str(source), "--to", "anthropic")
+    assert (done.status, done.errors) == (1, [
+        "semantic-chat: this is a stream of OpenAI Chat Completions events, not a "
+        "conversation: accumulate it first (its format's from_stream, then "
+        "StreamingChatMessageContent.accumulate(...).to_message())"
+    ])
