@@ -12,7 +12,9 @@ signature fragments) and `StreamingFunctionCallContent` (``index``, ``id``, ``na
   and thinking blocks, each its own item); a text fragment's citations add to its item's;
 - tool-call fragments join by ``index`` first, then by ``id`` (an index given as ``"0"`` is
   ``0``); a fragment with neither continues the last call; different calls stay apart, in
-  the order they were first seen;
+  the order they were first seen; ``arguments`` text fragments join, and a mapping is the
+  call's arguments whole (a complete call as its provider parses it): it replaces the text
+  so far, and text after it continues its JSON text;
 - ``usage``, ``finish_reason``, ``id``, ``model_id`` and ``name``: the last value given wins
   (a stream parser that gets usage deltas sums them itself); ``metadata`` merges, later keys
   winning.
@@ -25,7 +27,7 @@ joined once, so merging n chunks costs O(total length); ``a + b`` copies both si
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 import attrs
@@ -268,7 +270,7 @@ class _Builder:
 
     __slots__ = (
         "arguments", "citations", "encrypted", "id", "index", "item", "metadata", "name",
-        "signature", "text",
+        "signature", "text", "whole",
     )
 
     def __init__(self, item: KernelContent) -> None:
@@ -278,6 +280,7 @@ class _Builder:
         self.signature: list[str] = []
         self.name: list[str] = []
         self.arguments: list[str] = []
+        self.whole: Mapping[str, Any] | None = None  # a call's arguments given as a mapping
         self.id: str | None = None
         self.index: int | None = None
         self.encrypted: str | None = None
@@ -290,7 +293,7 @@ class _Builder:
             return StreamingFunctionCallContent(
                 id=self.id,
                 name="".join(self.name),
-                arguments="".join(self.arguments),
+                arguments="".join(self.arguments) if self.whole is None else self.whole,
                 index=self.index,
                 metadata=metadata,
             )
@@ -395,11 +398,7 @@ class _Accumulator:
             self.calls_by_id[fragment.id] = target
         if fragment.name:
             target.name.append(fragment.name)
-        arguments = fragment.arguments
-        if arguments:
-            target.arguments.append(
-                arguments if isinstance(arguments, str) else json.dumps(dict(arguments))
-            )
+        _add_arguments(target, fragment.arguments)
         target.metadata.update(peek_metadata(fragment))
         self.last_call = target
 
@@ -428,6 +427,23 @@ def accumulate_choices(
             accumulator = accumulators[chunk.choice_index] = _Accumulator(chunk)
         accumulator.add(chunk)
     return [accumulators[index].result() for index in sorted(accumulators)]
+
+
+def _add_arguments(target: _Builder, arguments: str | Mapping[str, Any] | None) -> None:
+    """Add a fragment's arguments to its call: text joins; a mapping is the arguments whole.
+
+    A mapping replaces the text so far (a complete call, as its provider parses it); text
+    after it continues its JSON text.
+    """
+    if isinstance(arguments, str):
+        if arguments:
+            if target.whole is not None:
+                target.arguments.append(json.dumps(dict(target.whole)))
+                target.whole = None
+            target.arguments.append(arguments)
+    elif arguments is not None:
+        target.whole = arguments
+        target.arguments.clear()
 
 
 def _call_index(index: object) -> int | None:

@@ -132,7 +132,7 @@ def test_recorded_tool_stream_keeps_the_call_and_its_caller():
     assert reply.items == [
         TextContent("I'll check the current weather in Paris for you."),
         FunctionCallContent("toolu_01NRLabsLyVHZPKxbKvkfSMn", "get_weather",
-                            '{"location": "Paris"}',
+                            {"location": "Paris"},
                             metadata={"anthropic": {"fields": {"caller": {"type": "direct"}}}}),
     ]
     assert reply.finish_reason == FinishReason.TOOL_CALLS
@@ -159,7 +159,7 @@ def test_redacted_thinking_stays_apart_from_the_thinking_after_it():
                          provider="anthropic"),
         ReasoningContent("I need the weather tool for Paris.",
                          signature="ErUBCkYIBRgCIkDt0Yw8CjaF3Rw5B6iQ", provider="anthropic"),
-        FunctionCallContent("toolu_01Wx7", "get_weather", '{"city": "Paris", "unit": "celsius"}'),
+        FunctionCallContent("toolu_01Wx7", "get_weather", {"city": "Paris", "unit": "celsius"}),
     ]
     assert reply.finish_reason == FinishReason.TOOL_CALLS
 

@@ -244,22 +244,22 @@ def test_a_function_call_arrives_whole_and_made_up_ids_count_over_the_whole_answ
     ]
     read = list(gemini.from_stream(chunks))
     assert read[1].items == [StreamingFunctionCallContent(
-        "gemini-call-0-0", "get_weather", '{"city": "Paris"}',
+        "gemini-call-0-0", "get_weather", {"city": "Paris"},
         metadata={"gemini": {"thought_signature": "c2lnLTE="}},
     )]
     assert read[2].items == [
-        StreamingFunctionCallContent("gemini-call-0-1", "get_weather", '{"city": "Oslo"}'),
-        StreamingFunctionCallContent("call-7", "get_time", "{}",
+        StreamingFunctionCallContent("gemini-call-0-1", "get_weather", {"city": "Oslo"}),
+        StreamingFunctionCallContent("call-7", "get_time", {},
                                      metadata={"gemini": {"no_args": True}}),
     ]
     reply = StreamingChatMessageContent.accumulate(read).to_message()
     assert reply.items == [
         TextContent("Checking."),
-        FunctionCallContent("gemini-call-0-0", "get_weather", '{"city": "Paris"}',
+        FunctionCallContent("gemini-call-0-0", "get_weather", {"city": "Paris"},
                             metadata={"gemini": {"thought_signature": "c2lnLTE="}}),
-        FunctionCallContent("gemini-call-0-1", "get_weather", '{"city": "Oslo"}'),
-        FunctionCallContent("call-7", "get_time", "{}", metadata={"gemini": {"no_args": True}}),
-        FunctionCallContent("gemini-call-0-3", "get_weather", '{"city": "Rome"}'),
+        FunctionCallContent("gemini-call-0-1", "get_weather", {"city": "Oslo"}),
+        FunctionCallContent("call-7", "get_time", {}, metadata={"gemini": {"no_args": True}}),
+        FunctionCallContent("gemini-call-0-3", "get_weather", {"city": "Rome"}),
     ]
     assert reply.finish_reason == FinishReason.TOOL_CALLS
     whole = {"candidates": [{"content": {"role": "model", "parts": [

@@ -53,7 +53,10 @@ def from_stream(events: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
       one reasoning fragment with its ``data`` as ``encrypted``;
     - a ``tool_use`` block gives a call fragment with its id and name, then one per
       ``input_json_delta`` (joined by index, so `StreamingFunctionCallContent.
-      partial_arguments` works mid-stream);
+      partial_arguments` works mid-stream), then at its ``content_block_stop`` (or the end
+      of the stream) one with the pieces parsed: the ``input`` mapping `from_response` reads
+      from the final message (``{}`` for no pieces); pieces that are not a JSON object (a
+      stream cut by ``max_tokens``) stay the call's arguments as text;
     - any other block (server tools, newer types) is given whole at its
       ``content_block_stop``, its ``input_json_delta`` pieces parsed into ``input``, as
       `from_response` reads it (a plugin's decoder, else `UnknownContent`);
@@ -81,6 +84,7 @@ def from_stream(events: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
         if chunk is not None:
             chunk.inner_content = raw
             yield chunk
+    yield from stream.finish()
 
 
 class _Block:
@@ -92,7 +96,7 @@ class _Block:
         self.kind = kind
         self.block = block
         self.path = path
-        self.parts: list[str] = []  # input_json_delta pieces of a gathered block
+        self.parts: list[str] = []  # input_json_delta pieces of a tool_use or gathered block
         self.cited = False  # a citations_delta came
         self.empty_citations = False  # the start said "citations": []
         self.hints: dict[str, Any] = {}
@@ -162,10 +166,11 @@ class _Stream:
         else:
             assert isinstance(item, FunctionCallContent)  # a tool_use block
             arguments = item.arguments  # the start's input: {} but for odd streams
-            if isinstance(arguments, str) or not arguments:
-                text = arguments or ""
+            if isinstance(arguments, str):
+                text = arguments
             else:
-                text = json.dumps(dict(arguments), ensure_ascii=False)
+                text = json.dumps(dict(arguments), ensure_ascii=False) if arguments else ""
+            state.parts.append(text)
             fragment = StreamingFunctionCallContent(
                 id=item.id, name=item.name, arguments=text, index=index, metadata=metadata
             )
@@ -207,6 +212,7 @@ class _Stream:
             partial = require(delta, "partial_json", str, where)
             if not partial:
                 return None
+            state.parts.append(partial)
             fragment = StreamingFunctionCallContent(
                 id=None, name="", arguments=partial, index=index
             )
@@ -215,6 +221,8 @@ class _Stream:
     def _stop(self, event: dict[str, Any], path: str) -> StreamingChatMessageContent | None:
         index, state = self._open(event, path)
         del self.blocks[index]
+        if state.kind == "tool_use":
+            return _whole_call(index, state.parts)
         if state.kind in _FRAGMENT_BLOCKS:
             if not (state.empty_citations and not state.cited):
                 return None
@@ -237,6 +245,15 @@ class _Stream:
         item = _read_block(block, state.path)
         self.content[index] = block
         return StreamingChatMessageContent(_ASSISTANT, items=[item])
+
+    def finish(self) -> list[StreamingChatMessageContent]:
+        """At the end of the stream, the chunks of the calls whose blocks did not stop."""
+        chunks = [
+            _whole_call(index, state.parts)
+            for index, state in sorted(self.blocks.items())
+            if state.kind == "tool_use"
+        ]
+        return [chunk for chunk in chunks if chunk is not None]
 
     def _message_delta(self, event: dict[str, Any], path: str) -> StreamingChatMessageContent:
         delta = require(event, "delta", dict, path)
@@ -277,6 +294,26 @@ def _index(event: dict[str, Any], path: str) -> int:
     index = require(event, "index", int, path)
     assert isinstance(index, int)  # require refuses a bool where an int is asked
     return index
+
+
+def _whole_call(index: int, parts: list[str]) -> StreamingChatMessageContent | None:
+    """The chunk giving a finished ``tool_use`` block's input as `from_response` reads it.
+
+    Its text is parsed (blank: ``{}``, the final message's input of a call without one);
+    ``None`` when it is not a JSON object or holds what a mapping cannot (a stream cut by
+    ``max_tokens``): the call keeps its text, losing nothing.
+    """
+    text = "".join(parts)
+    try:
+        arguments = json.loads(text) if text.strip() else {}
+        if type(arguments) is not dict:
+            return None
+        fragment = StreamingFunctionCallContent(
+            id=None, name="", arguments=arguments, index=index
+        )
+    except (ValueError, RecursionError, SemanticChatError):
+        return None
+    return StreamingChatMessageContent(_ASSISTANT, items=[fragment])
 
 
 def _read_block(block: dict[str, Any], path: str) -> KernelContent:

@@ -15,7 +15,6 @@ answer, as `from_response` reads it given whole.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -59,7 +58,8 @@ def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
       a ``thought_signature`` on a text part in the fragment's hints), each with the index
       of the part of the answer it belongs to;
     - a ``function_call`` (the API sends each whole, in one chunk) gives one
-      `StreamingFunctionCallContent` with its whole ``args`` as JSON text; a call without an
+      `StreamingFunctionCallContent` whose ``arguments`` are its whole ``args``, the mapping
+      `from_response` reads (``{}`` for a call without them); a call without an
       ``id`` gets the id `from_response` would make for it in the whole answer
       (``gemini-call-0-<k>``, ``k`` counting the calls of the candidate so far);
     - any other part (an empty part with a signature, ``executable_code``, an image) is
@@ -255,13 +255,9 @@ class _Stream:
                 item.text, signature=item.signature, encrypted=item.encrypted,
                 provider=item.provider, index=block.index, metadata=metadata,
             )
-        if type(item) is FunctionCallContent:
-            given = item.arguments
-            arguments = given if isinstance(given, str) else json.dumps(
-                dict(given or {}), ensure_ascii=False
-            )
+        if type(item) is FunctionCallContent:  # whole: its mapping, as the answer's call has
             return StreamingFunctionCallContent(
-                id=item.id, name=item.name, arguments=arguments, metadata=metadata
+                id=item.id, name=item.name, arguments=item.arguments, metadata=metadata
             )
         return item
 
