@@ -2,12 +2,16 @@
 
 A reader of the target, or a crash while writing, never sees half a file: the target is
 either untouched or complete. `ChatHistory.save` and the command line both write this way.
-The module imports nothing of the package, so that anything may use it.
+A target that is a symbolic link stays one: the file it points to is written (the temporary
+file goes beside that file, so that the rename stays on one file system). Errors name the
+path the caller gave, never the temporary file. The module imports nothing of the package, so
+that anything may use it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -15,33 +19,64 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-__all__ = ["atomic_write", "commit", "discard", "temporary_beside"]
+__all__ = ["atomic_write", "commit", "discard", "real_target", "temporary_beside"]
+
+
+def real_target(target: Path) -> Path:
+    """The file ``target`` names: itself, or what a symbolic link (or a chain of them) points to.
+
+    A dangling link gives the path it names, the file a write creates. Only the last component
+    is followed: a linked folder on the way is no matter, as the rename stays inside it.
+
+    Raises:
+        OSError: (``ELOOP``) the links form a loop; the message names ``target``.
+    """
+    path = target
+    seen: set[Path] = set()
+    while path.is_symlink():
+        if path in seen:
+            raise OSError(errno.ELOOP, "the symbolic links form a loop", str(target))
+        seen.add(path)
+        path = path.parent / path.readlink()
+    return path
 
 
 def temporary_beside(target: Path) -> IO[bytes]:
-    """Open a new hidden temporary file in ``target``'s directory for writing bytes.
+    """Open a new hidden temporary file beside ``target`` (beside the file a link points to).
 
     Raises:
-        OSError: the directory does not exist or cannot be written to.
+        FileNotFoundError: a folder of ``target`` does not exist; the message names ``target``
+            and the first missing folder (``FileNotFoundError`` is an ``OSError``).
+        OSError: the folder cannot be written to; the message names ``target``.
     """
-    return tempfile.NamedTemporaryFile(
-        dir=target.parent, prefix=f".{target.name}.", suffix=".part", delete=False
-    )
+    real = real_target(target)
+    try:
+        return tempfile.NamedTemporaryFile(
+            dir=real.parent, prefix=f".{real.name}.", suffix=".part", delete=False
+        )
+    except OSError as error:
+        raise _located(error, target, real) from None
 
 
 def commit(handle: IO[bytes], target: Path) -> None:
     """Flush ``handle`` to disk, close it and rename it to ``target``, replacing it.
 
-    The file gets the permissions the target has, or a new file would get.
+    A ``target`` that is a symbolic link is kept: the file it points to is replaced. The file
+    gets the permissions the replaced file has, or a new file would get.
 
     Raises:
-        OSError: the data cannot be flushed or the file cannot be renamed; call `discard`.
+        OSError: the data cannot be flushed or the file cannot be renamed (the message names
+            ``target``); call `discard`.
     """
-    handle.flush()
-    os.fsync(handle.fileno())
-    handle.close()
-    os.chmod(handle.name, _mode_for(target))
-    os.replace(handle.name, target)
+    real = real_target(target)
+    try:
+        handle.flush()
+        os.fsync(handle.fileno())
+        handle.close()
+        os.chmod(handle.name, _mode_for(real))
+        os.replace(handle.name, real)
+    except OSError as error:
+        raise _located(error, target, real) from None
 
 
 def discard(handle: IO[bytes]) -> None:
@@ -56,10 +91,13 @@ def atomic_write(target: Path) -> Iterator[IO[bytes]]:
     """Give a binary stream whose bytes replace ``target`` once the block ends without error.
 
     On any error or interrupt in the block, or while committing, the temporary file is
-    removed and the error propagates, leaving ``target`` as it was.
+    removed and the error propagates, leaving ``target`` as it was. A symbolic link is kept
+    and the file it points to written.
 
     Raises:
-        OSError: the temporary file cannot be created, flushed or renamed.
+        FileNotFoundError: a folder of ``target`` does not exist (named in the message).
+        OSError: the temporary file cannot be created, flushed or renamed; the message names
+            ``target``, not the temporary file.
     """
     handle = temporary_beside(target)
     try:
@@ -68,6 +106,22 @@ def atomic_write(target: Path) -> Iterator[IO[bytes]]:
     except BaseException:
         discard(handle)
         raise
+
+
+def _located(error: OSError, target: Path, real: Path) -> OSError:
+    """``error`` (of the same class) naming ``target`` instead of the temporary file.
+
+    A missing folder is named: the first one of the path that does not exist.
+    """
+    reason = error.strerror or str(error)
+    if error.errno == errno.ENOENT:
+        missing = real.parent
+        while not missing.parent.exists() and missing.parent != missing:
+            missing = missing.parent
+        reason = f"the folder {missing} does not exist"
+    if real != target:
+        reason += f" (the link points to {real})"
+    return type(error)(error.errno, reason, str(target))
 
 
 def _mode_for(target: Path) -> int:

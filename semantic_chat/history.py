@@ -442,12 +442,15 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
 
         The text (compact, or indented with ``indent=2``, and a final newline) goes to a
         temporary file beside ``path`` that replaces it only once complete, as the command
-        line writes: the file is never left half written.
+        line writes: the file is never left half written. A ``path`` that is a symbolic link
+        stays one: the file it points to is written (`semantic_chat.atomic`).
 
         Raises:
             SerializationError: something cannot be written as JSON (the message starts with
                 its location); the file is untouched.
-            OSError: the file cannot be written; it is untouched.
+            FileNotFoundError: a folder of ``path`` does not exist; the message names ``path``
+                and that folder. It is an ``OSError``, as below.
+            OSError: the file cannot be written (the message names ``path``); it is untouched.
         """
         # The model does not depend on serialization (it sits above); this convenience for
         # users imports it when it is called.

@@ -30,7 +30,7 @@ CASES = [
      "semantic-chat: messages[2].items[0]: OpenAI Chat Completions cannot carry reasoning "
      "content in an assistant message (pass --drop-unsupported to leave it out)"),
     (["convert", "good.json", "--to", "openai-chat", "-o", "nowhere/out.json"], 1,
-     "semantic-chat: nowhere/out.json: cannot write: No such file or directory"),
+     "semantic-chat: nowhere/out.json: cannot write: the folder nowhere does not exist"),
     (["convert", "good.json", "--to", "xml"], 2,
      "semantic-chat convert: error: argument --to: invalid choice: 'xml' (choose from "
      "'anthropic', 'gemini', 'openai-chat', 'openai-responses', 'semantic-chat', "
