@@ -17,7 +17,7 @@ from ...contents import (
     TextContent,
     UnknownContent,
 )
-from ...errors import FormatError, describe_type
+from ...errors import FormatError, ProviderError, describe_type
 from ...history import ChatHistory
 from ...labels import AuthorRole, FinishReason
 from ...message import ChatMessageContent
@@ -35,6 +35,7 @@ from ..wire import (
 from .citations import read_annotation
 from .shared import (
     AUDIO_MIME,
+    CHAT_HINTS,
     FORMAT,
     HINTS,
     MESSAGE_KEYS,
@@ -49,7 +50,9 @@ MESSAGE_ROLES = frozenset(("system", "developer", "user", "assistant"))
 __all__ = [
     "from_payload",
     "from_response",
+    "provider_error",
     "read_finish_reason",
+    "read_output_item",
     "read_usage",
 ]
 
@@ -85,17 +88,22 @@ def from_response(response: Any) -> ChatMessageContent:
 
     The message gets the response's ``id``, ``model``, ``usage`` (with cached and reasoning
     tokens) and a finish reason: ``tool_calls`` when it calls functions, ``length`` or
-    ``content_filter`` when it is incomplete for those reasons, else ``stop``.
+    ``content_filter`` when it is incomplete for those reasons, else ``stop``. A ``failed``
+    response has no reply: it raises `ProviderError`, as a stream's ``error`` event does.
 
     An SDK object, its ``model_dump()`` and its ``model_dump(exclude_none=True)`` give the
     same message: ``None`` fields are left out before reading.
 
     Raises:
+        ProviderError: the response's ``status`` is ``failed`` (``server_error: The server
+            had an error``), located at ``response.error``.
         FormatError: the response is malformed.
     """
     data = without_none(as_plain(response, "response"))
     if type(data) is not dict:
         raise FormatError.mismatch("response", "a Response object", describe_type(data))
+    if data.get("status") == "failed":
+        raise provider_error(data.get("error"), "the response failed").with_path("response.error")
     history = ChatHistory()
     reader = _Reader(history)
     reader.read_all(require(data, "output", list, "response"), "response.output")
@@ -109,6 +117,22 @@ def from_response(response: Any) -> ChatMessageContent:
         message.usage = read_usage(usage)
     message.inner_content = response
     return message
+
+
+def provider_error(error: Any, default: str) -> ProviderError:
+    """The `ProviderError` of an API error object: ``"<code>: <message>"``."""
+    error = error if isinstance(error, dict) else {}
+    code = error.get("code") if isinstance(error.get("code"), str) else None
+    message = error.get("message")
+    detail = message if isinstance(message, str) else default
+    return ProviderError(f"{code or 'error'}: {detail}", error_type=code)
+
+
+def read_output_item(item: dict[str, Any], path: str) -> list[KernelContent]:
+    """The items `from_response` reads from one output item (a stream's whole item)."""
+    history = ChatHistory()
+    _Reader(history).read(item, path)
+    return [content for message in history.messages for content in message.items]
 
 
 def read_usage(usage: dict[str, Any]) -> Usage:
@@ -150,11 +174,11 @@ class _Reader:
         kind = item.get("type")
         if kind is None or kind == "message":
             self._read_message(item, path)
-        elif kind == "function_call":
-            self._assistant_turn().items.append(self._read_call(item, path))
+        elif kind in ("function_call", "custom_tool_call"):
+            self._assistant_turn().items.append(self._read_call(item, kind, path))
         elif kind == "reasoning":
             self._assistant_turn().items.append(_read_reasoning(item, path))
-        elif kind == "function_call_output":
+        elif kind in ("function_call_output", "custom_tool_call_output"):
             self.turn = None
             call_id = require(item, "call_id", str, path)
             output = require(item, "output", (str, list), path)
@@ -167,6 +191,8 @@ class _Reader:
                 call_id, result, name=self.call_names.get(call_id), is_error=failed
             )
             _keep(content, item, ("type", "call_id", "output"), "fields")
+            if kind == "custom_tool_call_output":
+                content.metadata.setdefault(HINTS, {})["custom"] = True
             self.history.messages.append(ChatMessageContent(AuthorRole.TOOL, items=[content]))
         elif isinstance(kind, str):
             fields = {key: value for key, value in item.items() if key != "type"}
@@ -218,13 +244,20 @@ class _Reader:
         else:
             set_hints(target, HINTS, {"message": envelope} if envelope else {})
 
-    def _read_call(self, item: dict[str, Any], path: str) -> FunctionCallContent:
+    def _read_call(self, item: dict[str, Any], kind: str, path: str) -> FunctionCallContent:
+        """A ``function_call``, or a ``custom_tool_call`` marked custom as Chat marks one.
+
+        A custom call's free-form ``input`` is the arguments text.
+        """
+        argument_key = "input" if kind == "custom_tool_call" else "arguments"
         call = FunctionCallContent(
             require(item, "call_id", str, path),
             require(item, "name", str, path),
-            require(item, "arguments", str, path),
+            require(item, argument_key, str, path),
         )
-        _keep(call, item, ("type", "call_id", "name", "arguments"), "fields")
+        _keep(call, item, ("type", "call_id", "name", argument_key), "fields")
+        if kind == "custom_tool_call":
+            call.metadata[CHAT_HINTS] = {"custom": True}
         self.call_names[call.id or ""] = call.name
         return call
 

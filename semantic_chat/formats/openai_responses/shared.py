@@ -8,6 +8,7 @@ from ..codecs import PluginCodecs
 
 __all__ = [
     "AUDIO_MIME",
+    "CHAT_HINTS",
     "FORMAT",
     "HINTS",
     "MESSAGE_KEYS",
@@ -26,6 +27,10 @@ NAME = "openai-responses"
 
 HINTS = "openai_responses"
 """The metadata key under which this format keeps what it needs to write a payload back."""
+
+CHAT_HINTS = "openai_chat"
+"""The Chat Completions hints: a custom tool call is marked ``{"custom": True}`` there; both
+OpenAI formats read and write that one mark, so a custom call keeps its kind across them."""
 
 FORMAT = "OpenAI Responses"
 AUDIO_MIME = {"wav": "audio/wav", "mp3": "audio/mpeg"}

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ...contents import (
+    FunctionCallContent,
     KernelContent,
+    ReasoningContent,
+    RefusalContent,
+    TextContent,
 )
+from ...contents.metadata import peek_metadata
 from ...errors import FormatError, describe_type
 from ...labels import AuthorRole, FinishReason
 from ...streaming import (
@@ -17,14 +23,15 @@ from ...streaming import (
     StreamingRefusalContent,
     StreamingTextContent,
 )
+from ..documents import without_none
 from ..wire import (
+    ConversionWarning,
     as_plain,
     require,
 )
 from .citations import read_annotation
-from .reading import read_finish_reason, read_usage
+from .reading import provider_error, read_finish_reason, read_output_item, read_usage
 from .shared import (
-    HINTS,
     OPAQUE_PROVIDER,
 )
 
@@ -32,104 +39,206 @@ __all__ = [
     "from_stream",
 ]
 
+_FRAGMENTS = (
+    (TextContent, StreamingTextContent),
+    (RefusalContent, StreamingRefusalContent),
+    (ReasoningContent, StreamingReasoningContent),
+)
+"""Each streamed kind of item and the fragment that completes it, most specific last."""
+
 
 def from_stream(events: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
     """Read Responses stream events (dicts or SDK objects) as streaming chunks.
 
-    Text, refusal and reasoning-summary deltas become fragments (text ones keep their
-    ``output_index`` as their ``index``), and an ``output_text.annotation.added`` event an
-    empty text fragment carrying the annotation as a `Citation`; a function call starts with
-    its ``output_item.added`` event (call id and name) and grows by its argument deltas, keyed
-    by ``output_index``; reasoning items keep their id and encrypted content; the final
-    ``response.completed`` (or ``incomplete``) event gives id, model, usage and finish reason.
-    Events that carry nothing for the message (``in_progress``, ``*.done`` of text ...) are
-    skipped.
+    Text, refusal and reasoning-summary deltas become fragments carrying their
+    ``output_index`` as their ``index`` (summary parts joined by a blank line, as
+    `from_response` joins them), and an ``output_text.annotation.added`` event an empty text
+    fragment carrying the annotation as a `Citation`; a function or custom tool call starts
+    with its ``output_item.added`` event (call id and name) and grows by its argument (input)
+    deltas, keyed by ``output_index``. Each ``output_item.done`` event gives the whole item:
+    an item no delta streamed (``web_search_call`` ...) is given as `from_response` reads it,
+    and a streamed one is completed with what the deltas do not carry (the message item's id
+    and status, reasoning ids, text they missed). ``response.completed`` (or ``incomplete``)
+    gives id, model, usage and finish reason, and its ``output`` is authoritative: an item no
+    ``output_item.done`` gave is given then. The accumulated chunks' ``to_message()`` is what
+    `from_response` reads from the final response. Events that carry nothing for the message
+    (``in_progress``, ``*.done`` of text ...) are skipped.
 
     Raises:
+        ProviderError: an ``error`` or ``response.failed`` event (``rate_limit_exceeded:
+            Rate limit reached``), located at the event.
         FormatError: an event is malformed.
     """
-    saw_call = False
+    stream = _Stream()
     for number, raw in enumerate(events):
         path = f"events[{number}]"
         event = as_plain(raw, path)
         if type(event) is not dict:
             raise FormatError.mismatch(path, "a stream event object", describe_type(event))
-        kind = event.get("type")
-        chunk = _read_event(event, kind, path)
-        if chunk is None:
-            continue
-        saw_call = saw_call or any(
-            isinstance(item, StreamingFunctionCallContent) for item in chunk.items
+        for chunk in stream.read(event, event.get("type"), path):
+            chunk.inner_content = raw
+            yield chunk
+
+
+class _Stream:
+    """What one stream has said so far, by output index: to complete each item at its end."""
+
+    def __init__(self) -> None:
+        self.texts: dict[int, list[str]] = {}  # the text (arguments) deltas of each item
+        self.citations: dict[int, int] = {}  # how many annotations each item's events gave
+        self.finished: set[int] = set()  # the items an output_item.done gave whole
+        self.saw_call = False
+
+    def read(
+        self, event: dict[str, Any], kind: Any, path: str
+    ) -> list[StreamingChatMessageContent]:
+        """The chunks one event gives (none for most)."""
+        if kind == "error":
+            raise provider_error(event, "the stream reported an error").with_path(path)
+        if kind == "response.failed":
+            response = require(event, "response", dict, path)
+            error = provider_error(response.get("error"), "the response failed")
+            raise error.with_path(f"{path}.response.error")
+        if kind in ("response.created", "response.completed", "response.incomplete"):
+            return self._response(event, kind, path)
+        if kind in ("response.output_item.added", "response.output_item.done"):
+            item = require(event, "item", dict, path)
+            index = _output_index(event, path)
+            if kind.endswith("added"):
+                items = self._started(item, index)
+            else:
+                items = self._finished(item, index, f"{path}.item")
+        else:
+            items = self._delta(event, kind, path)
+        return [StreamingChatMessageContent(AuthorRole.ASSISTANT, items=items)] if items else []
+
+    def _delta(self, event: dict[str, Any], kind: Any, path: str) -> list[KernelContent]:
+        delta = event.get("delta")
+        index = event.get("output_index")
+        block = index if type(index) is int else None
+        if kind == "response.output_text.annotation.added":
+            annotation = event.get("annotation")
+            if annotation is None:  # the SDK allows an event without one
+                return []
+            citation = read_annotation(annotation, f"{path}.annotation")
+            self._count_citation(block)
+            return [StreamingTextContent("", citations=(citation,), index=block)]
+        if kind == "response.reasoning_summary_part.added" and event.get("summary_index"):
+            delta, kind = "\n\n", "response.reasoning_summary_text.delta"
+        if not isinstance(delta, str):
+            return []
+        fragment: KernelContent
+        if kind == "response.output_text.delta":
+            fragment = StreamingTextContent(delta, index=block)
+        elif kind == "response.refusal.delta":
+            fragment = StreamingRefusalContent(delta, index=block)
+        elif kind == "response.reasoning_summary_text.delta":
+            fragment = StreamingReasoningContent(delta, provider=OPAQUE_PROVIDER, index=block)
+        elif kind in (
+            "response.function_call_arguments.delta", "response.custom_tool_call_input.delta"
+        ):
+            fragment = StreamingFunctionCallContent(id=None, name="", arguments=delta, index=index)
+        else:
+            return []
+        if block is not None:
+            self.texts.setdefault(block, []).append(delta)
+        return [fragment]
+
+    def _count_citation(self, block: int | None) -> None:
+        if block is not None:
+            self.citations[block] = self.citations.get(block, 0) + 1
+
+    def _started(self, item: dict[str, Any], index: int | None) -> list[KernelContent]:
+        """A call's first fragment (call id and name), a reasoning item's (its opaque data)."""
+        kind = item.get("type")
+        if kind in ("function_call", "custom_tool_call", "reasoning") and index is not None:
+            self.texts.setdefault(index, [])  # streamed: completed at its end
+        if kind in ("function_call", "custom_tool_call"):
+            self.saw_call = True
+            return [StreamingFunctionCallContent(
+                id=item.get("call_id"), name=item.get("name") or "", arguments="", index=index
+            )]
+        if kind == "reasoning":
+            encrypted = item.get("encrypted_content")
+            return [StreamingReasoningContent(
+                "", encrypted=encrypted if isinstance(encrypted, str) else None,
+                provider=OPAQUE_PROVIDER, index=index,
+            )]
+        return []
+
+    def _finished(self, item: dict[str, Any], index: int | None, path: str) -> list[KernelContent]:
+        """The whole item as `from_response` reads it, or what completes its streamed fragments."""
+        expected = read_output_item(without_none(item), path)  # as from_response reads it
+        self.saw_call = self.saw_call or any(
+            isinstance(content, FunctionCallContent) for content in expected
         )
-        finished = kind in ("response.completed", "response.incomplete")
-        if finished and saw_call and chunk.finish_reason == FinishReason.STOP:
-            chunk.finish_reason = FinishReason.TOOL_CALLS
-        chunk.inner_content = raw
-        yield chunk
+        if index is None:
+            return expected
+        self.finished.add(index)
+        streamed = self.texts.pop(index, None)
+        if streamed is None:
+            return expected  # nothing streamed: the item whole
+        if len(expected) != 1:
+            warnings.warn(ConversionWarning(
+                f"{path}: the fields of its parts but the last are left out of the streamed "
+                "message (from_response of the final response keeps them)"
+            ), stacklevel=4)
+        return [_completion(expected[-1], "".join(streamed), self.citations.get(index, 0), index)]
 
-
-def _read_event(event: dict[str, Any], kind: Any, path: str) -> StreamingChatMessageContent | None:
-    delta = event.get("delta")
-    index = event.get("output_index")
-    items: list[KernelContent] = []
-    if kind == "response.output_text.delta" and isinstance(delta, str):
-        items.append(StreamingTextContent(delta, index=_block(index)))
-    elif kind == "response.output_text.annotation.added":
-        annotation = event.get("annotation")
-        if annotation is None:  # the SDK allows an event without one
-            return None
-        citation = read_annotation(annotation, f"{path}.annotation")
-        items.append(StreamingTextContent("", citations=(citation,), index=_block(index)))
-    elif kind == "response.refusal.delta" and isinstance(delta, str):
-        items.append(StreamingRefusalContent(delta))
-    elif kind == "response.reasoning_summary_text.delta" and isinstance(delta, str):
-        items.append(StreamingReasoningContent(delta, provider=OPAQUE_PROVIDER))
-    elif kind == "response.function_call_arguments.delta" and isinstance(delta, str):
-        items.append(StreamingFunctionCallContent(id=None, name="", arguments=delta, index=index))
-    elif kind in ("response.output_item.added", "response.output_item.done"):
-        item = require(event, "item", dict, path)
-        fragment = _item_fragment(item, index, added=kind.endswith("added"))
-        if fragment is None:
-            return None
-        items.append(fragment)
-    elif kind in ("response.created", "response.completed", "response.incomplete"):
+    def _response(
+        self, event: dict[str, Any], kind: str, path: str
+    ) -> list[StreamingChatMessageContent]:
+        """The response's fields; at its end, the output items no ``output_item.done`` gave."""
         response = require(event, "response", dict, path)
+        chunks = []
+        output = response.get("output") if kind != "response.created" else None
+        for index, item in enumerate(output if isinstance(output, list) else []):
+            if index not in self.finished and type(item) is dict:
+                items = self._finished(item, index, f"{path}.response.output[{index}]")
+                chunks.append(StreamingChatMessageContent(AuthorRole.ASSISTANT, items=items))
         chunk = StreamingChatMessageContent(
             AuthorRole.ASSISTANT, id=response.get("id"), model_id=response.get("model")
         )
         if kind != "response.created":
             chunk.finish_reason = read_finish_reason(response, [])
+            if self.saw_call and chunk.finish_reason == FinishReason.STOP:
+                chunk.finish_reason = FinishReason.TOOL_CALLS
             usage = response.get("usage")
             if isinstance(usage, dict):
                 chunk.usage = read_usage(usage)
-        return chunk
-    else:
-        return None
-    return StreamingChatMessageContent(AuthorRole.ASSISTANT, items=items)
+        return [*chunks, chunk]
 
 
-def _block(index: Any) -> int | None:
-    """An event's ``output_index`` as a text fragment's block index (``None`` if it has none).
+def _output_index(event: dict[str, Any], path: str) -> int | None:
+    index = event.get("output_index")
+    if index is not None and type(index) is not int:
+        raise FormatError.mismatch(f"{path}.output_index", "int", describe_type(index))
+    return index
 
-    Texts of different output messages stay different items, so that each one's citations
-    index its own text, as `from_response` reads them.
+
+def _completion(expected: KernelContent, streamed: str, cited: int, index: int) -> KernelContent:
+    """The fragment that makes the streamed item ``expected``: its hints, missed text.
+
+    Text the deltas missed (none, or a prefix of the item's) is added; citations beyond the
+    ``cited`` ones the events gave too.
     """
-    return index if type(index) is int else None
-
-
-def _item_fragment(item: dict[str, Any], index: Any, added: bool) -> KernelContent | None:
-    kind = item.get("type")
-    if kind == "function_call" and added:
+    metadata = dict(peek_metadata(expected)) or None
+    if isinstance(expected, FunctionCallContent):
+        arguments = expected.arguments if isinstance(expected.arguments, str) else ""
+        missed = arguments[len(streamed):] if arguments.startswith(streamed) else ""
         return StreamingFunctionCallContent(
-            id=item.get("call_id"), name=item.get("name") or "", arguments="", index=index
+            id=expected.id, name="", arguments=missed, index=index, metadata=metadata
         )
-    if kind == "reasoning":
-        encrypted = item.get("encrypted_content")
-        fragment = StreamingReasoningContent(
-            "", encrypted=encrypted if isinstance(encrypted, str) else None,
-            provider=OPAQUE_PROVIDER,
+    text = getattr(expected, "text", "")
+    missed = text[len(streamed):] if text.startswith(streamed) else ""
+    if isinstance(expected, ReasoningContent):
+        return StreamingReasoningContent(
+            missed, encrypted=expected.encrypted, provider=expected.provider,
+            index=index, metadata=metadata,
         )
-        if isinstance(item.get("id"), str):
-            fragment.metadata[HINTS] = {"fields": {"id": item["id"]}}
-        return fragment
-    return None
+    if isinstance(expected, RefusalContent):
+        return StreamingRefusalContent(missed, index=index, metadata=metadata)
+    if isinstance(expected, TextContent):
+        citations = tuple(expected.citations[cited:])
+        return StreamingTextContent(missed, citations=citations, index=index, metadata=metadata)
+    return expected

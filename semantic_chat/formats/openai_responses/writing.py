@@ -34,6 +34,7 @@ from ..wire import (
 )
 from .citations import write_annotations
 from .shared import (
+    CHAT_HINTS,
     FORMAT,
     HINTS,
     OPAQUE_PROVIDER,
@@ -71,8 +72,9 @@ def to_payload(
     """
     on_unsupported = policy(on_unsupported)
     payload: list[dict[str, Any]] = []
+    custom_ids: set[str] = set()  # the call ids of custom calls: their results are custom too
     for index, message in enumerate(history):
-        _Writer(message, f"messages[{index}]", payload, on_unsupported).write()
+        _Writer(message, f"messages[{index}]", payload, on_unsupported, custom_ids).write()
     return payload
 
 
@@ -105,8 +107,10 @@ class _Writer:
         path: str,
         payload: list[dict[str, Any]],
         on_unsupported: OnUnsupported | None,
+        custom_ids: set[str],
     ) -> None:
         self.message = message
+        self.custom_ids = custom_ids
         self.role = str(message.role)
         self.path = path
         self.payload = payload
@@ -140,7 +144,10 @@ class _Writer:
                     unsupported(self.on_unsupported, FORMAT, where, item, "without a call id")
                 else:
                     self._flush()
-                    self.payload.append(_write_call(item, where))
+                    written = _write_call(item, where)
+                    if written["type"] == "custom_tool_call":
+                        self.custom_ids.add(item.id)
+                    self.payload.append(written)
             elif isinstance(item, FunctionResultContent):
                 if item.call_id is None:
                     unsupported(self.on_unsupported, FORMAT, where, item, "without a call id")
@@ -312,8 +319,9 @@ class _Writer:
             output = compact_json(result, f"{path}.result")
         if item.is_error:
             output = error_output(output, "input_text")
+        custom = get_hints(item, HINTS).get("custom") or item.call_id in self.custom_ids
         written: dict[str, Any] = {
-            "type": "function_call_output",
+            "type": "custom_tool_call_output" if custom else "function_call_output",
             "call_id": item.call_id,
             "output": output,
         }
@@ -347,11 +355,24 @@ def _a(word: str) -> str:
 
 
 def _write_call(item: FunctionCallContent, path: str) -> dict[str, Any]:
-    written: dict[str, Any] = {
-        "type": "function_call",
-        "call_id": item.id,
-        "name": item.name,
-        "arguments": arguments_text(item, path),
-    }
+    """A ``function_call`` item, or a ``custom_tool_call`` for a call marked custom.
+
+    Both OpenAI readers mark a custom call; its arguments text is the tool's ``input``.
+    """
+    written: dict[str, Any]
+    if get_hints(item, CHAT_HINTS).get("custom"):
+        written = {
+            "type": "custom_tool_call",
+            "call_id": item.id,
+            "name": item.name,
+            "input": arguments_text(item, path),
+        }
+    else:
+        written = {
+            "type": "function_call",
+            "call_id": item.id,
+            "name": item.name,
+            "arguments": arguments_text(item, path),
+        }
     written.update(get_hints(item, HINTS).get("fields", {}))
     return written
