@@ -91,7 +91,11 @@ def form_prompt_string(
 
     ``conversation`` is a `ChatHistory`, a list of `ChatMessageContent`, or a payload
     ``formats.detect`` recognises (Chat Completions messages, Responses input or request,
-    Anthropic, Gemini). ``tools`` are the tool definitions of any provider. ``instructions``
+    Anthropic, Gemini). ``tools`` are the tool definitions of any provider, or a `ToolSet`
+    (written as its Chat Completions definitions, so that it selects no rendering by itself).
+    Without ``tools``, a request body's own ``tools`` (a Gemini SDK request's
+    ``config.tools``) or a history's ``options.tools`` are written; given, ``tools`` win
+    over them, as a separate argument wins in cleanlab's own calls. ``instructions``
     come first, as a system message, and select the Responses rendering, as in cleanlab.
     ``use_responses`` is cleanlab's: ``True`` or ``False`` chooses the Responses or the Chat
     Completions rendering, ``None`` lets the payload and tools decide as cleanlab does.
@@ -106,10 +110,15 @@ def form_prompt_string(
     Raises:
         FormatError: the payload is in no known format or is malformed (located).
         InvalidTypeError: ``tools``, ``instructions``, ``use_responses`` or ``exact`` are of
-            the wrong type.
+            the wrong type; a request's own tools are located under ``conversation``
+            (``conversation.tools[1]``, ``conversation.options.tools[0]``).
         InvalidValueError: ``use_responses=False`` with ``instructions``, which only the
             Responses rendering writes.
     """
+    if tools is None:
+        tools = _own_tools(conversation)
+    elif type(tools) is not list and isinstance(tools, Mapping) and type(tools) is not dict:
+        tools = _toolset_definitions(tools)
     if (
         type(conversation) is ChatHistory
         and exact is None
@@ -171,6 +180,48 @@ def form_prompt_string(
 
 
 _CLEANLAB_FORMATS = frozenset(("openai-chat", "openai-responses"))
+
+
+def _own_tools(conversation: Any) -> Any:
+    """The tools a conversation carries: a request body's, or a history's ``options.tools``.
+
+    ``None`` when it carries none. They are checked here, so that a bad one is located
+    where it is (``conversation.tools[1]``); the texts of plain definitions are kept, so
+    writing them later costs a lookup.
+    """
+    tools: Any
+    if isinstance(conversation, ChatHistory):
+        options = conversation._options
+        if options is None or options.tools is None:
+            return None
+        tools, path = options.tools, "conversation.options.tools"
+    elif isinstance(conversation, Mapping):
+        tools, path = conversation.get("tools"), "conversation.tools"
+        config = conversation.get("config")
+        if tools is None and isinstance(config, Mapping):
+            tools, path = config.get("tools"), "conversation.config.tools"
+        if tools is None:
+            return None
+    else:
+        return None
+    try:
+        tools_texts(tools)
+    except InvalidTypeError as error:
+        raise error.with_path(path + (error.path or "").removeprefix("tools")) from None
+    return tools
+
+
+def _toolset_definitions(tools: Mapping[str, Any]) -> Any:
+    """A `ToolSet`'s Chat Completions definitions; any other mapping (one definition) as it is.
+
+    A ToolSet, like a history, has no wire shape of its own: the Chat Completions one is the
+    shape that does not select cleanlab's Responses rendering.
+    """
+    from ..tools.toolset import ToolSet  # noqa: PLC0415 - tools sit beside prompt; rarely used
+
+    if isinstance(tools, ToolSet):
+        return tools.definitions("openai-chat")
+    return tools
 
 
 def _responses_selected(

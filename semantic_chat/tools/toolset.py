@@ -31,6 +31,7 @@ from ..errors import (
     describe_type,
 )
 from ..formats.wire import OnUnsupported
+from ..message import ChatMessageContent
 from ..validation import check_json, check_optional_text
 from .definitions import read_definitions, relocate, write_definitions
 from .schema import FunctionSchema, convert_arguments, function_schema, strict_schema
@@ -260,8 +261,9 @@ def _result_value(value: Any) -> Any:
 
     Items stay items (a lone item as a list of one); attrs and dataclass instances become
     dicts of their fields, enums their values, tuples and sets lists, dates and times their
-    ISO 8601 text, pydantic models their JSON dump. Anything else is left for
-    `FunctionResultContent` to refuse at its path.
+    ISO 8601 text, pydantic models their JSON dump. Anything else (a `ChatMessageContent`
+    too, whose private fields are no result) is left for `FunctionResultContent` to refuse at
+    its path.
     """
     if value is None or isinstance(value, (str, bool, int, float, KernelContent)):
         return value
@@ -279,7 +281,7 @@ def _result_value(value: Any) -> Any:
             return sorted(elements)
         except TypeError:
             return elements
-    if attrs.has(type(value)):
+    if attrs.has(type(value)) and not isinstance(value, ChatMessageContent):
         fields = attrs.fields(type(value))
         return {field.name: _result_value(getattr(value, field.name)) for field in fields}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -295,7 +297,21 @@ def _result_value(value: Any) -> Any:
     return value
 
 
+_RESULT_KINDS = (
+    "a tool returns text, JSON values, content items (an ImageContent, a list of items), "
+    "or attrs, dataclass, enum, date or pydantic values"
+)
+"""What a tool may return (README, "Tools": results), said where a tool returned otherwise."""
+
+
 def _result(call: FunctionCallContent, value: Any) -> FunctionResultContent:
+    """The result of ``call`` holding ``value``, or the error result saying why it cannot."""
+    if isinstance(value, ChatMessageContent):
+        return _error(
+            call,
+            f"{_call_label(call)} returned a {type(value).__name__}, which is not a result: "
+            f"{_RESULT_KINDS}; return its items (message.items) or its text (message.content)",
+        )
     try:
         return FunctionResultContent(
             call_id=call.id, result=_result_value(value), name=call.name
