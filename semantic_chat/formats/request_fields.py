@@ -15,8 +15,18 @@ Both formats name most settings alike; where they differ this module maps them:
 ``reasoning_effort``          ``reasoning_effort``         ``reasoning.effort``
 ``stop``, ``seed``,           the same names               none: reported
 ``*_penalty``
+``extra``: structured output  ``response_format``          ``text.format`` (``json_schema``
+                              (``json_schema`` nested)     flat)
+``extra``: verbosity          ``verbosity``                ``text.verbosity``
+``extra``: stream options     ``stream_options``           ``stream_options`` without
+                                                           ``include_usage``
 ``extra``                     its own fields               its own fields
 ============================  ===========================  ================================
+
+``response_format`` and ``text`` are converted exactly both ways (`write_extra`); a value
+neither shape fits is reported as a field only the other format has. ``include_usage`` is
+left out of a Responses request without a word: it asks a Chat Completions stream for a
+usage chunk, and a Responses stream always reports usage (in ``response.completed``).
 
 A field of ``extra`` that only the other format has (``include`` in a Chat Completions
 request, ``response_format`` in a Responses one), a hosted tool (``web_search``) in a Chat
@@ -681,14 +691,23 @@ def write_extra(  # noqa: PLR0917 - one call per request writer
     Messages, or Gemini) has is reported, and so is a shared field holding a value only
     another provider takes (`foreign_value`: ``service_tier: "standard_only"``); a field none
     names is copied; a field the writer sets itself, or one ``skip`` says the writer used, is
-    not copied.
+    not copied. Structured output, verbosity and stream options, which the two formats shape
+    differently, are converted (`_CONVERTED`).
 
     Raises:
         UnsupportedContentError: a field is left out and ``on_unsupported`` is ``"error"``.
     """
     keys, other = (CHAT_KEYS, RESPONSES_KEYS) if own == "chat" else (RESPONSES_KEYS, CHAT_KEYS)
+    converted: set[str] = set()
     for key, value in options.extra.items():
         if skip(key):
+            continue
+        group = _CONVERTED[own].get(key)
+        if group is not None:  # written in the target's shape, where its first field was
+            sources, convert = group
+            if sources[0] not in converted:
+                converted.add(sources[0])
+                body.update(convert(options.extra, format_name, on_unsupported))
             continue
         where = f"options.extra[{json.dumps(key, ensure_ascii=False)}]"
         foreign = key in other or key in _ANTHROPIC_ONLY or is_gemini_only(key)
@@ -701,6 +720,186 @@ def write_extra(  # noqa: PLR0917 - one call per request writer
             unsupported_field(on_unsupported, format_name, where, what)
             continue
         body[key] = value
+
+
+def _extra_path(key: str) -> str:
+    return f"options.extra[{json.dumps(key, ensure_ascii=False)}]"
+
+
+def _report_request_field(
+    key: str, format_name: str, on_unsupported: OnUnsupported | None
+) -> None:
+    """Report ``options.extra[key]`` as a request field the target cannot carry."""
+    what = f"the request field {key!r}"
+    unsupported_field(on_unsupported, format_name, _extra_path(key), what)
+
+
+_JSON_SCHEMA_FIELDS = frozenset(("name", "schema", "description", "strict"))
+
+
+def _is_json_schema_spec(spec: Any) -> bool:
+    """Whether ``spec`` has only the fields both formats' ``json_schema`` outputs take, typed so.
+
+    ``name`` (str) and ``schema`` (an object) are required, as Responses requires them;
+    ``description`` is a str, ``strict`` a bool or ``None``.
+    """
+    if type(spec) is not dict or not spec.keys() <= _JSON_SCHEMA_FIELDS:
+        return False
+    return (
+        type(spec.get("name")) is str
+        and type(spec.get("schema")) is dict
+        and type(spec.get("description", "")) is str
+        and type(spec.get("strict")) in (bool, type(None))
+    )
+
+
+def _text_format(response_format: Any) -> dict[str, Any] | None:
+    """A Chat Completions ``response_format`` as a Responses ``text.format``, or ``None``."""
+    if type(response_format) is not dict:
+        return None
+    kind = response_format.get("type")
+    if kind in ("text", "json_object") and response_format.keys() == {"type"}:
+        return {"type": kind}
+    if kind == "json_schema" and response_format.keys() == {"type", "json_schema"}:
+        spec = response_format["json_schema"]
+        if _is_json_schema_spec(spec):
+            return {"type": kind, **spec}
+    return None
+
+
+def _response_format(text_format: Any) -> dict[str, Any] | None:
+    """A Responses ``text.format`` as a Chat Completions ``response_format``, or ``None``."""
+    if type(text_format) is not dict:
+        return None
+    kind = text_format.get("type")
+    if kind in ("text", "json_object") and text_format.keys() == {"type"}:
+        return {"type": kind}
+    if kind == "json_schema":
+        spec = {key: value for key, value in text_format.items() if key != "type"}
+        if _is_json_schema_spec(spec):
+            return {"type": kind, "json_schema": spec}
+    return None
+
+
+def _is_verbosity(value: Any) -> bool:
+    return value is None or type(value) is str
+
+
+def _responses_text(
+    extra: dict[str, Any], format_name: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any]:
+    """Responses' ``text``: its own, plus Chat's ``response_format`` and ``verbosity``.
+
+    Either of those that does not fit, or whose place ``text`` already fills, is reported.
+    """
+    text = extra.get("text")
+    if "text" in extra and type(text) is not dict:
+        for key in ("response_format", "verbosity"):
+            if key in extra:
+                _report_request_field(key, format_name, on_unsupported)
+        return {"text": text}  # not an object: copied as any shared field is
+    merged = dict(text) if text is not None else None
+    for key, field, convert in _TEXT_FIELDS:
+        if key not in extra:
+            continue
+        value = convert(extra[key])
+        if value is _MISFIT or (merged is not None and field in merged):
+            _report_request_field(key, format_name, on_unsupported)
+            continue
+        merged = {**(merged or {}), field: value}
+    return {} if merged is None else {"text": merged}
+
+
+_MISFIT = object()
+"""What a converter gives back for a value the target's field cannot hold."""
+
+
+def _as_text_format(value: Any) -> Any:
+    found = _text_format(value)
+    return _MISFIT if found is None else found
+
+
+def _as_verbosity(value: Any) -> Any:
+    return value if _is_verbosity(value) else _MISFIT
+
+
+_TEXT_FIELDS = (
+    ("response_format", "format", _as_text_format),
+    ("verbosity", "verbosity", _as_verbosity),
+)
+"""Chat Completions request fields and the ``text`` field of Responses each becomes."""
+
+
+def _chat_text(
+    extra: dict[str, Any], format_name: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any]:
+    """Chat Completions' ``response_format`` and ``verbosity`` from Responses' ``text``.
+
+    A ``text`` that is no object, a part that does not fit or that ``extra`` sets too, and a
+    part Chat Completions has no field for are reported, located in ``text``.
+    """
+    text = extra["text"]
+    if type(text) is not dict:
+        _report_request_field("text", format_name, on_unsupported)
+        return {}
+    written: dict[str, Any] = {}
+    for field, value in text.items():
+        key, convert = _CHAT_FIELDS.get(field, (field, _as_misfit))
+        found = convert(value)
+        if found is _MISFIT or key in extra:
+            where = f"{_extra_path('text')}.{field}"
+            what = f"the request field 'text.{field}'"
+            unsupported_field(on_unsupported, format_name, where, what)
+            continue
+        written[key] = found
+    return written
+
+
+def _as_response_format(value: Any) -> Any:
+    found = _response_format(value)
+    return _MISFIT if found is None else found
+
+
+def _as_misfit(_: Any) -> Any:
+    return _MISFIT
+
+
+_CHAT_FIELDS = {
+    "format": ("response_format", _as_response_format),
+    "verbosity": ("verbosity", _as_verbosity),
+}
+"""The fields of Responses' ``text`` and the Chat Completions request field each becomes."""
+
+
+def _responses_stream_options(
+    extra: dict[str, Any], format_name: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any]:
+    """``stream_options`` without Chat Completions' ``include_usage``, if anything is left.
+
+    Left out in silence: it asks a Chat stream for a usage chunk, and a Responses stream
+    always reports usage (``response.completed``).
+    """
+    options = extra["stream_options"]
+    if type(options) is not dict:
+        return {"stream_options": options}
+    kept = {key: value for key, value in options.items() if key != "include_usage"}
+    return {"stream_options": kept} if kept or not options else {}
+
+
+_Convert = Callable[[dict[str, Any], str, "OnUnsupported | None"], dict[str, Any]]
+
+_CONVERTED: dict[str, dict[str, tuple[tuple[str, ...], _Convert]]] = {
+    "responses": {
+        **dict.fromkeys(
+            ("text", "response_format", "verbosity"),
+            (("text", "response_format", "verbosity"), _responses_text),
+        ),
+        "stream_options": (("stream_options",), _responses_stream_options),
+    },
+    "chat": {"text": (("text",), _chat_text)},
+}
+"""Fields of ``options.extra`` each writer (`write_extra`'s ``own``) converts, by field: the
+fields converted together and the function giving the body's fields from ``extra``."""
 
 
 def report_options_metadata(

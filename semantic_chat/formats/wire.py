@@ -45,6 +45,7 @@ __all__ = [
     "ERROR_MARK",
     "ERROR_PREFIX",
     "HINT_KEYS",
+    "MEANINGFUL_HINT_FIELDS",
     "SIGNED_HINTS",
     "ConversionWarning",
     "OnUnsupported",
@@ -92,6 +93,14 @@ SIGNED_HINTS = {"gemini": ("Gemini", "thought_signature")}
 """Hints that hold a provider's signature (hint key: format name, field): every other format
 reports leaving one out, since a signature is the provider's record of the model's thinking
 and is only valid with that provider (a Gemini call sent back without it can be refused)."""
+
+MEANINGFUL_HINT_FIELDS = {
+    "openai_chat": ("OpenAI Chat Completions", {"weight": "the fine-tuning weight of a message"}),
+}
+"""Message fields a format keeps in its hints' ``fields`` that say something about the
+conversation rather than its wire shape (hint key: format name, field: what it is): every
+other format's writer reports leaving one out, at ``messages[i].<field>``. A fine-tuning
+line's ``weight: 0`` says not to train on that turn."""
 
 ERROR_PREFIX = "Error: "
 """What starts the output of a tool call that failed (``is_error``) in the OpenAI formats.
@@ -272,8 +281,34 @@ def report_metadata(
         UnsupportedContentError: there is such a key and ``on_unsupported`` is ``"error"``.
     """
     lost_metadata(message, path, format_name, on_unsupported)
+    _lost_hint_fields(message, path, format_name, on_unsupported)
     for index, item in items:
         lost_metadata(item, f"{path}.items[{index}]", format_name, on_unsupported)
+
+
+def _lost_hint_fields(
+    message: ChatMessageContent,
+    path: str,
+    format_name: str,
+    on_unsupported: OnUnsupported | None,
+) -> None:
+    """Report each `MEANINGFUL_HINT_FIELDS` field another format kept on ``message``.
+
+    Raises:
+        UnsupportedContentError: there is such a field and ``on_unsupported`` is ``"error"``.
+    """
+    metadata = peek_metadata(message)
+    for key, (owner, described) in MEANINGFUL_HINT_FIELDS.items():
+        hints = metadata.get(key)
+        if owner == format_name or not isinstance(hints, dict):
+            continue
+        fields = hints.get("fields")
+        if not isinstance(fields, dict):
+            continue
+        for field, what in described.items():
+            if field in fields:
+                shown = f"{what} ({json.dumps(fields[field], ensure_ascii=False)})"
+                unsupported_field(on_unsupported, format_name, f"{path}.{field}", shown)
 
 
 def report_citation_losses(  # noqa: PLR0917 - one loss report, every part of it named

@@ -198,12 +198,9 @@ def test_chat_request_to_responses_keeps_what_both_express_and_reports_the_rest(
         "max_output_tokens": 100,
         "reasoning": {"effort": "low"},
         "store": True,
+        "text": {"format": {"type": "json_object"}},
     }
-    assert notes == [
-        "options.seed: dropped: OpenAI Responses cannot carry the option 'seed'",
-        'options.extra["response_format"]: dropped: OpenAI Responses cannot carry the request '
-        "field 'response_format'",
-    ]
+    assert notes == ["options.seed: dropped: OpenAI Responses cannot carry the option 'seed'"]
     validate_responses_request(written)
 
 

@@ -108,6 +108,7 @@ def to_request(
     ``model`` comes first, then ``messages``, then the options in Chat Completions' names
     (``max_tokens`` as ``max_completion_tokens``, tools and tool choice nested under
     ``function``). A history without a model (a fine-tuning line) is written without one.
+    Responses' ``text`` becomes ``response_format`` (from ``text.format``) and ``verbosity``.
     A Responses, Anthropic or Gemini field in ``options.extra`` (``include``, ``thinking``,
     ``safety_settings`` ...) or a hosted tool (Gemini's ``google_search`` ...) is reported as
     ``on_unsupported`` says (by default left out with a warning); Gemini's function

@@ -117,9 +117,12 @@ def to_request(
     ``model`` comes first, then ``instructions`` (a leading system message read from them)
     and ``input`` (a string when it was read from one), then the options in Responses' names
     (``max_tokens`` as ``max_output_tokens``, ``reasoning_effort`` as ``reasoning.effort``,
-    tools and tool choice flat; Gemini's function declarations as function tools). ``stop``,
-    ``seed``, the penalties, Chat Completions, Anthropic and Gemini fields in
-    ``options.extra`` (``response_format``, ``n``, ``safety_settings`` ...) and the other
+    tools and tool choice flat; Gemini's function declarations as function tools; Chat
+    Completions' ``response_format`` and ``verbosity`` as ``text.format`` and
+    ``text.verbosity``; ``stream_options`` without Chat's ``include_usage``, left out in
+    silence since a Responses stream always reports usage). ``stop``, ``seed``, the
+    penalties, Chat Completions, Anthropic and Gemini fields in ``options.extra`` (``n``,
+    ``safety_settings``, a ``response_format`` no ``text.format`` fits ...) and the other
     providers' own tools (``google_search`` ...) are reported as ``on_unsupported`` says (by
     default left out with a warning).
 
