@@ -263,6 +263,13 @@ def from_response(completion: Any, *, choice: int | None = None) -> ChatMessageC
     path = f"completion.choices[{choice}]"
     picked = choices[choice]
     sent = require(picked, "message", dict, path)
+    if "parsed" in sent or sent.get("tool_calls") == []:
+        # What the SDK's parse() adds to the API's message: the parsed object (its content
+        # holds the same JSON) and an empty list of calls; neither goes back in a request.
+        sent = {
+            key: value for key, value in sent.items()
+            if key != "parsed" and not (key == "tool_calls" and value == [])
+        }
     if "content" not in sent or "refusal" not in sent:  # the API always sends both
         sent = {"content": None, "refusal": None, **sent}
     message = _read_message(sent, f"{path}.message", {})

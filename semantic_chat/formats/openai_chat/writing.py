@@ -58,7 +58,9 @@ def to_payload(
     text starts with ``Error: ``. What the format cannot carry is refused or left out as
     ``on_unsupported`` says (by default: items refused; a tool message's ``name`` and metadata
     left out with a `ConversionWarning`); ids, usage, finish reasons and model ids, which
-    requests never carry, are left out without a word.
+    requests never carry, are left out without a word. A message whose items were all left
+    out is left out (the API refuses an empty content, and an assistant message that says
+    nothing).
 
     Raises:
         UnsupportedContentError: an item the format cannot carry (reasoning, an image in a
@@ -225,12 +227,16 @@ def _write_message(
         written["name"] = message.name
     if role == "assistant":
         _write_assistant(items, path, written, hints, on_unsupported)
+        if items and written.get("content") is None and not written.keys() & _SAYS_SOMETHING:
+            return  # every item was left out: the API refuses a message that says nothing
     else:
         parts = [
             part
             for i, item in items
             if (part := _write_part(item, role, f"{path}.items[{i}]", on_unsupported)) is not None
         ]
+        if items and not parts:
+            return  # every item was left out: the API refuses an empty content
         if len(parts) == 1 and parts[0]["type"] == "text" and not hints.get("parts"):
             if set(parts[0]) == {"type", "text"}:
                 written["content"] = parts[0]["text"]
@@ -240,6 +246,10 @@ def _write_message(
             written["content"] = parts
     written.update(hints.get("fields", {}))
     payload.append(written)
+
+
+_SAYS_SOMETHING = frozenset(("refusal", "tool_calls", "function_call", "audio"))
+"""What an assistant message may hold besides its content."""
 
 
 def _write_assistant(
