@@ -27,6 +27,7 @@ __all__ = [
     "KIND_NAMES",
     "Kind",
     "Unwrapped",
+    "holds_list_reply",
     "is_request",
     "kind_of",
     "read_enveloped",
@@ -301,6 +302,22 @@ def _output_body(document: dict[str, Any]) -> Any:
         why = f": {detail}" if isinstance(detail, str) else ""
         raise FormatError(f"the request failed{code}{why}", path="response.body.error")
     return body
+
+
+def holds_list_reply(document: Any, kind: str) -> bool:
+    """Whether an Anthropic or Gemini results line holds its reply as a list.
+
+    Neither API's reply is one: such a line was converted by the command line to an OpenAI
+    format, whose payload is a list, and is read in that format.
+    """
+    if type(document) is not dict:
+        return False
+    if kind == "anthropic_batch_result":
+        result = document.get("result")
+        return isinstance(result, dict) and isinstance(result.get("message"), list)
+    if kind == "gemini_batch_result":
+        return isinstance(document.get("response"), list)
+    return False
 
 
 def read_enveloped(document: Any, read: Callable[[Any], Any]) -> Any:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .documents import kind_of
+from .documents import holds_list_reply, kind_of
 
 __all__ = [
     "score_anthropic",
@@ -266,13 +266,11 @@ def _score_converted_reply(payload: dict[str, Any], kind: str, score: Any) -> in
     ``{"contents"}`` document) is. So a list is read in the format it is in, above the 30
     the envelope's own format gives any of its lines.
     """
-    if kind == "anthropic_batch_result":
-        result = payload.get("result")
-        reply = result.get("message") if isinstance(result, dict) else None
-    else:
-        reply = payload.get("response")
-    if not isinstance(reply, list):
+    if not holds_list_reply(payload, kind):
         return 0
+    reply = payload["result"]["message"] if kind == "anthropic_batch_result" else (
+        payload["response"]
+    )
     found = int(score(reply))
     return 35 + found if found else 0
 

@@ -99,4 +99,7 @@ def test_the_providers_own_results_lines_are_still_theirs():
     assert formats.detect(GEMINI_RESULT) == "gemini"
     with pytest.raises(FormatError) as raised:
         formats.get("openai-chat").from_payload(ANTHROPIC_RESULT)
-    assert str(raised.value).startswith("result.message")
+    assert str(raised.value) == (
+        "messages: expected a list of messages or a Chat Completions document, got an "
+        "Anthropic Message Batches result line"
+    )
