@@ -104,6 +104,8 @@ def test_normalised_history_is_a_fixed_point_after_one_write(history):
     if instructions:
         assert roles[0] == "system"
         texts = [item.text for m in instructions for item in m.items]
+        if any(texts):  # an empty text beside others is left out (the API refuses one)
+            texts = [text for text in texts if text]
         assert [item.text for item in read[0].items] == texts
 
 

@@ -258,6 +258,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                 continue
                     if role is _USER or role is _ASSISTANT:
                         parts: list[dict[str, Any]] = []
+                        empty = False  # an empty text among the parts: see _without_empty_texts
                         for item in items:
                             if item._metadata:
                                 break
@@ -265,6 +266,8 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                 text = item._text
                                 if item._citations or type(text) is not str:
                                     break
+                                if not text:
+                                    empty = True
                                 parts.append({"text": text})
                             elif type(item) is FunctionCallContent and role is _ASSISTANT:
                                 call_id, name, arguments = item._id, item._name, item._arguments
@@ -318,6 +321,8 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                             else:
                                 break
                         else:
+                            if empty:
+                                parts = _without_empty_texts(parts)
                             last = {"role": "user" if role is _USER else "model", "parts": parts}
                             append(last)
                             last_kind = _OTHER
@@ -382,6 +387,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
         _in_call_order(contents, made, function_response)
     if not system_hints:
         return {"contents": contents}
+    system = _without_empty_texts(system)  # one content, whatever messages it came from
     return {"contents": contents, keys.system_instruction: _system(system, system_hints, keys)}
 
 
@@ -515,7 +521,23 @@ def _write_message(  # noqa: PLR0917 - the writer's state, passed on
                     made[id(part)] = (part, call_id)
     if not parts and items:
         return None
-    return role, get_hints(message, HINTS), parts
+    return role, get_hints(message, HINTS), _without_empty_texts(parts)
+
+
+_EMPTY_TEXT = {"text": ""}
+
+
+def _without_empty_texts(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The parts without empty text parts, when others remain.
+
+    The API refuses a content with an empty text ("it has an empty text parameter"), which an
+    OpenAI reply of tool calls brings (``"content": ""``); an empty text says nothing, so it is
+    left out without a word. A content of empty texts only is written as it is.
+    """
+    if _EMPTY_TEXT not in parts:
+        return parts
+    kept = [part for part in parts if part != _EMPTY_TEXT]
+    return kept or parts
 
 
 def _write_item(  # noqa: PLR0917 - the writer's state, passed on
