@@ -276,20 +276,10 @@ def _standard_bytes(value: Any, in_call: bool = False) -> Any:
 
 # --- nulls and enums -------------------------------------------------------------------------
 
-_USER_VALUES = frozenset((
-    "args",
-    "part_metadata",
-    "labels",
-    "metadata",
-    "custom_configs",
-    "parameters_json_schema",
-    "response_json_schema",
-    "json_schema",
-    "default",
-    "example",
-    "enum",
-))
-"""Keys (snake_case) whose values are the user's JSON, where a ``null`` is the user's value.
+_USER_VALUES = (OPAQUE_KEYS - {"response"}) | {"metadata", "custom_configs"}
+"""Keys (snake_case) whose values are the user's JSON, where a ``null`` is the user's value:
+those never respelled, but ``response`` (a Batch line's is the API's: a function response's
+is found by `_RESULT_KEYS`), and the request's ``metadata`` and ``custom_configs``.
 
 An OpenAPI ``Schema`` (``parameters``, ``response_schema``) is the API's own object: its
 ``null`` fields are unset ones; a JSON Schema (``parameters_json_schema`` ...) is the user's."""
