@@ -155,9 +155,12 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
     # list of checked messages (see `semantic_chat.trusted.new_history`), which the
     # ``messages`` property turns into a `ChatMessageList` on first use. This class's own
     # methods and the JSON writer use the slot directly, whichever it holds.
-    __slots__ = ("_messages", "_options")
+    # ``_unknown_keys``: keys of a history document this version does not know, set only by
+    # the JSON reader (unset otherwise) and written back by the writer as they were read.
+    __slots__ = ("_messages", "_options", "_unknown_keys")
 
     messages: list[ChatMessageContent]  # the property below; mypy and the diagram read this
+    _unknown_keys: dict[str, Any]
 
     def __init__(
         self,
@@ -215,6 +218,9 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
             history: ChatHistory = _new(ChatHistory)
             history._messages = _list_getitem(self._messages, index)
             history._options = self._options
+            unknown = getattr(self, "_unknown_keys", None)
+            if unknown is not None:
+                history._unknown_keys = unknown
             return history
         return self._messages[index]
 
@@ -483,7 +489,11 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, ChatHistory):
-            return self._messages == other._messages and self._options == other._options
+            return (
+                self._messages == other._messages
+                and self._options == other._options
+                and getattr(self, "_unknown_keys", None) == getattr(other, "_unknown_keys", None)
+            )
         if isinstance(other, list):
             return self._messages == other
         return NotImplemented

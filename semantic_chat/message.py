@@ -30,7 +30,7 @@ from .errors import (
 from .labels import AuthorRole, FinishReason, Label
 from .registry import TypeRegistry
 from .usage import Usage
-from .validation import check_metadata, check_optional_text
+from .validation import check_json, check_metadata, check_optional_text
 
 if TYPE_CHECKING:
     from .tools.toolset import ToolSet
@@ -222,7 +222,8 @@ class ChatMessageContent:
                 "(a non-blank str) so that it is read back as itself",
                 path=cls.__qualname__,
             )
-        MESSAGE_TYPES.register(label, cls)
+        if not cls.__dict__.get("_unregistered", False):  # `UnknownMessage` is no label's class
+            MESSAGE_TYPES.register(label, cls)
         if written_by_attrs(cls, "__init__"):
             # attrs wrote an __init__ taking ``items`` only: keep it for the fields and put
             # the ``content=`` constructor in front of it, as on the base class.
@@ -475,3 +476,86 @@ def _subclass_init(
 MESSAGE_TYPES: TypeRegistry[str, ChatMessageContent] = TypeRegistry("message type")
 """Every registered message class, keyed by its ``message_type``."""
 MESSAGE_TYPES.register(ChatMessageContent.message_type, ChatMessageContent)
+
+
+@attrs.define(
+    slots=True, weakref_slot=False, init=False, repr=False, on_setattr=attrs.setters.NO_OP
+)
+class UnknownMessage(ChatMessageContent):
+    """A message read with keys this version does not know, kept so it is written back as read.
+
+    A subclass whose plugin is not loaded (its ``message_type`` and own fields), or keys newer
+    data added, are kept in ``unknown_keys`` exactly as read; the message's own fields are read
+    as usual. Equal messages write equal JSON, so the unknown keys count in ``==``. Writers of
+    provider formats never write them. Only the JSON reader makes these (the class is in no
+    registry and not exported); a document naming the plugin's class reads into it once the
+    plugin is loaded.
+
+    Raises:
+        InvalidTypeError: ``unknown_keys`` is not a dict of JSON values.
+        InvalidValueError: ``unknown_keys`` is empty, holds a key the message itself is written
+            with (``role``), or a ``message_type`` of a registered class (build that class).
+    """
+
+    message_type: ClassVar[str] = "unknown"
+    _unregistered: ClassVar[bool] = True
+
+    _unknown_keys: dict[str, Any] = attrs.field(alias="unknown_keys", factory=dict)
+
+    def __init__(
+        self,
+        role: AuthorRole | str,
+        content: Any = None,
+        *,
+        unknown_keys: Mapping[str, Any],
+        **fields: Any,
+    ) -> None:
+        super().__init__(role, content, **fields)
+        self._unknown_keys = _check_unknown_keys(unknown_keys)
+
+    @property
+    def unknown_keys(self) -> dict[str, Any]:
+        """The keys this version does not know, with their values as read."""
+        return self._unknown_keys
+
+    @unknown_keys.setter
+    def unknown_keys(self, value: Mapping[str, Any]) -> None:
+        self._unknown_keys = _check_unknown_keys(value)
+
+
+MESSAGE_KEYS = frozenset(
+    field.alias for field in attrs.fields(ChatMessageContent) if field.name != "inner_content"
+)
+"""The keys a `ChatMessageContent` is written with (``message_type`` aside)."""
+
+
+def _check_unknown_keys(value: Any) -> dict[str, Any]:
+    """A checked copy of an `UnknownMessage`'s keys: JSON that reads back as the same message."""
+    if not isinstance(value, Mapping):
+        raise InvalidTypeError.mismatch("unknown_keys", "a dict", describe_type(value))
+    if not value:
+        raise InvalidValueError(
+            "an unknown message needs at least one unknown key: build a ChatMessageContent",
+            path="unknown_keys",
+        )
+    for key in value:
+        if key in MESSAGE_KEYS:
+            raise InvalidValueError(
+                f"{key!r} would be read back as the message's own field, not as an unknown key",
+                path=f'unknown_keys["{key}"]',
+            )
+    label = value.get("message_type")
+    if "message_type" in value:
+        if type(label) is not str:
+            raise InvalidTypeError.mismatch(
+                'unknown_keys["message_type"]', "a str", describe_type(label)
+            )
+        found = MESSAGE_TYPES.get_class(label)
+        if found is not None and not issubclass(found, UnknownMessage):
+            raise InvalidValueError(
+                f"{label!r} is the message type of {found.__name__}: "
+                f"build a {found.__name__} instead",
+                path='unknown_keys["message_type"]',
+            )
+    copied: dict[str, Any] = check_json(dict(value), "unknown_keys")
+    return copied

@@ -37,7 +37,7 @@ from semantic_chat import (
     jsoncodec,
 )
 from semantic_chat.contents.base import CONTENT_TYPES
-from semantic_chat.message import MESSAGE_TYPES
+from semantic_chat.message import MESSAGE_TYPES, UnknownMessage
 from semantic_chat.serialization import from_dict, from_json, to_dict, to_json
 
 
@@ -427,7 +427,9 @@ def test_strict_single_item() -> None:
 
 def test_strict_unknown_message_type() -> None:
     text = history_of('{"role":"user"}', '{"message_type":"x_msg","role":"user"}')
-    assert type(from_json(text, ChatHistory)[1]) is ChatMessageContent
+    read = from_json(text, ChatHistory)[1]  # kept whole, the label included, when not strict
+    assert type(read) is UnknownMessage
+    assert read.unknown_keys == {"message_type": "x_msg"}
     error = read_error(text, strict=True)
     assert type(error) is UnknownContentTypeError
     assert str(error) == (

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import types
+import typing
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import attrs
 from cattrs.gen import override
@@ -37,6 +39,8 @@ __all__ = [
     "is_message_class",
     "json_hook",
     "json_object",
+    "literal_values",
+    "literal_writer",
     "primitive_reader",
     "read_json_object",
     "read_label",
@@ -45,6 +49,9 @@ __all__ = [
     "read_text_or_object",
     "read_unknown",
     "required_nullable_fields",
+    "scalar_union_members",
+    "scalar_union_reader",
+    "scalar_union_writer",
     "write_bytes",
     "write_json_object",
     "write_payload",
@@ -137,6 +144,107 @@ def checked_writer(annotation: Any, field: str) -> Callable[[Any], Any] | None:
         if type(value) in accepted:
             return value
         raise SerializationError.mismatch(field, expected, describe_type(value))
+
+    return write
+
+
+_JSON_SCALARS: dict[type, str] = {
+    str: "a str", int: "an int", float: "a float", bool: "a bool", type(None): "None"
+}
+"""The types a JSON scalar reads into, with their words for an error."""
+
+
+def _union_args(annotation: Any) -> tuple[Any, ...] | None:
+    """The members of a union annotation (``int | str``, ``Optional[X]``), else ``None``."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return typing.get_args(annotation)
+    return None
+
+
+def scalar_union_members(annotation: Any) -> tuple[type, ...] | None:
+    """The members of a union of JSON scalar types only (``int | str | None``), else ``None``.
+
+    A JSON value's own type tells these members apart, so such a union reads back without a
+    hook of the plugin's; ``X | None`` of one scalar has hooks of its own and is left out.
+    """
+    members = _union_args(annotation)
+    if members is None or len(members) < 2 + (type(None) in members):
+        return None
+    if all(member in _JSON_SCALARS for member in members):
+        return members
+    return None
+
+
+def _expected(members: tuple[type, ...]) -> str:
+    words = [_JSON_SCALARS[member] for member in members]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def scalar_union_reader(members: tuple[type, ...]) -> Callable[[Any, Any], Any]:
+    """A reader of a scalar union: the value's JSON type picks the member (no bool for int)."""
+    expected = _expected(members)
+    widens_int = float in members and int not in members  # JSON 1 into ``float | str``
+
+    def read(value: Any, _: Any) -> Any:
+        kind = type(value)
+        if kind in members:
+            return value
+        if widens_int and kind is int:
+            return float(value)
+        raise SerializationError.mismatch("", expected, describe_type(value))
+
+    return read
+
+
+def scalar_union_writer(members: tuple[type, ...], field: str) -> Callable[[Any], Any]:
+    """A writer of a scalar union field that refuses, at the field, what would not read back."""
+    expected = _expected(members)
+    accepted = (*members, int) if float in members else members
+
+    def write(value: Any) -> Any:
+        kind = type(value)
+        if kind not in accepted:
+            raise SerializationError.mismatch(field, expected, describe_type(value))
+        if kind is float and not math.isfinite(value):
+            raise SerializationError(f"{value} is not a JSON value", path=field)
+        return value
+
+    return write
+
+
+def literal_values(annotation: Any) -> tuple[Any, ...] | None:
+    """The values a ``Literal`` field (or ``Literal[...] | None``) of JSON scalars allows."""
+    members = _union_args(annotation) or (annotation,)
+    values: list[Any] = []
+    for member in members:
+        if member is type(None):
+            values.append(None)
+        elif typing.get_origin(member) is Literal:
+            values.extend(typing.get_args(member))
+        else:
+            return None
+    if len(values) == members.count(type(None)):  # no Literal at all
+        return None
+    if not all(type(value) in _JSON_SCALARS for value in values):
+        return None
+    return tuple(values)
+
+
+def literal_writer(values: tuple[Any, ...], field: str) -> Callable[[Any], Any]:
+    """A writer of a ``Literal`` field that refuses, at the field, a value it does not allow."""
+    allowed = {(type(value), value) for value in values}
+    expected = "one of " + ", ".join(repr(value) for value in values)
+
+    def write(value: Any) -> Any:
+        try:
+            known = (type(value), value) in allowed
+        except TypeError:  # unhashable: no literal
+            known = False
+        if not known:
+            raise SerializationError(
+                f"{value!r} is not {expected}", path=field, expected=expected, got=repr(value)
+            )
+        return value
 
     return write
 

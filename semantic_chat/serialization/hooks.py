@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+import typing
 from typing import Any
 
 import attrs
 import cattrs
+from cattrs.errors import StructureHandlerNotFoundError
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+from cattrs.gen._consts import AttributeOverride
 
 from .. import jsoncodec
 from ..collection import ChatMessageContentItemCollection, _ReadItems
@@ -28,7 +32,7 @@ from ..errors import (
 )
 from ..history import ChatHistory
 from ..labels import Label
-from ..message import MESSAGE_TYPES, ChatMessageContent
+from ..message import MESSAGE_KEYS, MESSAGE_TYPES, ChatMessageContent, UnknownMessage
 from ..options import ChatOptions
 from ..trusted import new_history
 from ..usage import Usage
@@ -54,12 +58,18 @@ from .fields import (
     is_message_class,
     json_hook,
     json_object,
+    literal_values,
+    literal_writer,
     primitive_reader,
     read_label_fast,
     read_payload,
     read_unknown,
     required_nullable_fields,
+    scalar_union_members,
+    scalar_union_reader,
+    scalar_union_writer,
     write_bytes,
+    write_json_object,
     write_payload,
     write_unknown,
 )
@@ -74,6 +84,9 @@ FORMAT_VERSION = 1
 """The version written into every history; readers refuse data with a higher one."""
 
 _OPTION_KEYS = frozenset(field.name for field in attrs.fields(ChatOptions))
+_HISTORY_KEYS = frozenset(("version", "options", "messages"))
+_LABELLED_MESSAGE_KEYS = MESSAGE_KEYS | {"message_type"}
+_PLAIN_FIELDS = tuple(field.name for field in attrs.fields(ChatMessageContent))
 
 
 def _check_one_source(cls: type, written: dict[str, Any]) -> None:
@@ -83,6 +96,52 @@ def _check_one_source(cls: type, written: dict[str, Any]) -> None:
         raise SerializationError(
             describe_sources(cls, sources), expected="one source", got=str(sources)
         )
+
+
+def _write_unknown_history_keys(unknown: Any, written: dict[str, Any]) -> None:
+    """Add a history's keys this version does not know, as read, after its own."""
+    for key, value in write_json_object(unknown, "unknown_keys").items():
+        if key in _HISTORY_KEYS:  # set by hand: it would be read back as the history's own
+            raise SerializationError(
+                f"{key!r} would be read back as the history's own field, not as an unknown key",
+                path=f'unknown_keys["{key}"]',
+            )
+        written[key] = value
+
+
+def _resolved_plugin_class(cls: type) -> bool:
+    """Whether ``cls`` is a plugin's class, its field types resolved from text if they can be."""
+    if cls.__module__.partition(".")[0] == "semantic_chat":
+        return False
+    try:
+        attrs.resolve_types(cls)
+    except Exception:  # a name that does not resolve: cattrs will say so when reading
+        return False
+    return True
+
+
+def _type_text(annotation: Any) -> str:
+    """A type as its declaration spells it, without module prefixes (``list[timedelta]``)."""
+    if isinstance(annotation, type) and typing.get_origin(annotation) is None:
+        return annotation.__name__
+    return re.sub(r"\b(?:[A-Za-z_]\w*\.)+(\w+)", r"\1", repr(annotation))
+
+
+def _refusing_writer(annotation: Any, path: str) -> Hook:
+    """A writer that refuses a field of a type no hook reads back, naming the field and type."""
+    text = _type_text(annotation)
+    if " | " in text or text.startswith("Union["):
+        detail = (
+            f"{text} cannot be read back (a union needs its members told apart: str, int, "
+            "float, bool and None are): register a hook pair for it on the converter"
+        )
+    else:
+        detail = f"{text} is not a JSON value: register a hook pair for it on the converter"
+
+    def refuse(_: Any) -> Any:
+        raise SerializationError(detail, path=path)
+
+    return refuse
 
 
 class ConverterHooks:
@@ -315,6 +374,7 @@ class ConverterHooks:
 
     def _field_overrides(self, cls: type, writing: bool) -> dict[str, Any]:
         overrides: dict[str, Any] = {"inner_content": override(omit=True)}
+        plugin = writing and _resolved_plugin_class(cls)
         for field in attrs.fields(cls):
             name, alias = field.name, field.alias
             if name == "inner_content":
@@ -331,6 +391,8 @@ class ConverterHooks:
             elif holds_json(field.type):
                 hook = json_hook(alias, writing, field.type)
                 overrides[name] = hook_override(writing, hook)
+            elif plugin and (checked_field := self._plugin_field_writer(field)) is not None:
+                overrides[name] = checked_field
             elif writing and holds_float(field.type):
                 overrides[name] = override(
                     unstruct_hook=finite_float_writer(alias or name, field.type)
@@ -338,6 +400,28 @@ class ConverterHooks:
             elif writing and (check := checked_writer(field.type, alias or name)) is not None:
                 overrides[name] = override(unstruct_hook=check)
         return overrides
+
+    def _plugin_field_writer(self, field: attrs.Attribute[Any]) -> AttributeOverride | None:
+        """The writer of a plugin's field whose values must be checked to read back, or ``None``.
+
+        A union of JSON scalars and a ``Literal`` are checked value by value; a type no hook
+        reads back (``timedelta``, ``object``, ``int | datetime``) is refused at every write,
+        naming the field, since the document could never be read.
+        """
+        annotation, path = field.type, field.alias or field.name
+        if annotation is None or isinstance(annotation, str):  # unresolved: left to cattrs
+            return None
+        members = scalar_union_members(annotation)
+        if members is not None:
+            return override(unstruct_hook=scalar_union_writer(members, path))
+        values = literal_values(annotation)
+        if values is not None:
+            return override(unstruct_hook=literal_writer(values, path))
+        try:
+            self.converter.get_structure_hook(annotation)
+        except StructureHandlerNotFoundError:
+            return override(unstruct_hook=_refusing_writer(annotation, path), omit_if_default=False)
+        return None
 
     def _write_result(self, item: FunctionResultContent, written: dict[str, Any]) -> None:
         result = item.result
@@ -383,8 +467,11 @@ class ConverterHooks:
         """Read one message, as the class its ``message_type`` names."""
         if type(data) is not dict:
             raise SerializationError.mismatch("", "a message object", describe_type(data))
-        if "message_type" not in data and self.general_plain_reader is not None:
-            return self.general_plain_reader(data)  # type: ignore[no-any-return]
+        if "message_type" not in data:
+            if not MESSAGE_KEYS.issuperset(data):  # keys of newer data: kept, not dropped
+                return self._read_unknown_message(data)
+            if self.general_plain_reader is not None:
+                return self.general_plain_reader(data)  # type: ignore[no-any-return]
         label = data.get("message_type")
         cls: type[ChatMessageContent] = ChatMessageContent
         if label is not None:
@@ -399,14 +486,40 @@ class ConverterHooks:
                     )
             else:
                 cls = found
+            if found is None:  # a subclass whose plugin is not loaded: kept whole
+                return self._read_unknown_message(data)
+        if cls is ChatMessageContent and not _LABELLED_MESSAGE_KEYS.issuperset(data):
+            return self._read_unknown_message(data)
+        return self._plain_reader(cls)(data)  # type: ignore[no-any-return]
+
+    def _plain_reader(self, cls: type[ChatMessageContent]) -> Hook:
+        """The cached generated reader of message class ``cls``."""
         reader = self.message_readers.get(cls)
         if reader is None:
             reader = self.message_readers[cls] = self._make_message_reader(cls)
             if cls is ChatMessageContent:
                 self.general_plain_reader = reader
-        return reader(data)  # type: ignore[no-any-return]
+        return reader
+
+    def _read_unknown_message(self, data: dict[str, Any]) -> UnknownMessage:
+        """Read a message with keys this version does not know into an `UnknownMessage`.
+
+        Its own fields are read as a `ChatMessageContent`'s; every other key, ``message_type``
+        included, is kept as it was read, to be written back.
+        """
+        known = {key: value for key, value in data.items() if key in MESSAGE_KEYS}
+        plain = self._plain_reader(ChatMessageContent)(known)
+        message: UnknownMessage = object.__new__(UnknownMessage)
+        for field in _PLAIN_FIELDS:
+            object.__setattr__(message, field, getattr(plain, field))
+        message._unknown_keys = {
+            key: value for key, value in data.items() if key not in MESSAGE_KEYS
+        }
+        return message
 
     def _make_message_writer(self, cls: type[ChatMessageContent]) -> Hook:
+        if cls is UnknownMessage:
+            return self._make_unknown_message_writer()
         if MESSAGE_TYPES.get_class(cls.message_type) is not cls:
             raise SerializationError(
                 f"{cls.__module__}.{cls.__qualname__} is not a registered message class: "
@@ -441,6 +554,32 @@ class ConverterHooks:
 
         return write
 
+    def _make_unknown_message_writer(self) -> Hook:
+        """Write an `UnknownMessage`: its fields as a plain message's, then its unknown keys."""
+        write_plain = self.message_writers.get(ChatMessageContent)
+        if write_plain is None:
+            write_plain = self.message_writers[ChatMessageContent] = self._make_message_writer(
+                ChatMessageContent
+            )
+
+        def write(message: UnknownMessage) -> dict[str, Any]:
+            unknown = write_json_object(message._unknown_keys, "unknown_keys")
+            written: dict[str, Any] = {}
+            if "message_type" in unknown:  # first, where the writer of its class put it
+                written["message_type"] = unknown["message_type"]
+            written.update(write_plain(message))
+            for key, value in unknown.items():
+                if key in MESSAGE_KEYS:  # set by hand past the checks
+                    raise SerializationError(
+                        f"{key!r} would be read back as the message's own field, "
+                        "not as an unknown key",
+                        path=f'unknown_keys["{key}"]',
+                    )
+                written[key] = value
+            return written
+
+        return write
+
     def _make_message_reader(self, cls: type[ChatMessageContent]) -> Hook:
         return make_dict_structure_fn(
             cls,
@@ -459,12 +598,15 @@ class ConverterHooks:
             if writing
             else override(struct_hook=self.read_items_hook),
         }
+        plugin = writing and _resolved_plugin_class(cls)
         for field in attrs.fields(cls):
             if field.name in overrides:
                 continue
             if holds_json(field.type):
                 hook = json_hook(field.alias, writing, field.type)
                 overrides[field.name] = hook_override(writing, hook)
+            elif plugin and (checked_field := self._plugin_field_writer(field)) is not None:
+                overrides[field.name] = checked_field
             elif writing and field.name == "_usage":
                 overrides[field.name] = override(unstruct_hook=self._write_usage)
             elif writing and (check := checked_writer(field.type, field.alias)) is not None:
@@ -492,16 +634,16 @@ class ConverterHooks:
         try:  # one pass, looping in C; on an error, the located loop below (no side effects)
             written["messages"] = list(map(write, history._messages))
         except SemanticChatError:
-            pass
-        else:
-            return written
-        messages: list[dict[str, Any]] = []
-        for message in history._messages:
-            try:
-                messages.append(write(message))
-            except SemanticChatError as error:
-                raise error.at(f"messages[{len(messages)}]") from None
-        written["messages"] = messages
+            messages: list[dict[str, Any]] = []
+            for message in history._messages:
+                try:
+                    messages.append(write(message))
+                except SemanticChatError as error:
+                    raise error.at(f"messages[{len(messages)}]") from None
+            written["messages"] = messages
+        unknown = getattr(history, "_unknown_keys", None)  # unset unless read with such keys
+        if unknown:
+            _write_unknown_history_keys(unknown, written)
         return written
 
     def _write_options(self, options: ChatOptions) -> dict[str, Any]:
@@ -536,23 +678,27 @@ class ConverterHooks:
         options = self._read_options(data["options"]) if "options" in data else None
         messages = data.get("messages")
         if type(messages) is not list:
-            if "messages" not in data:
-                return new_history([], options)
-            raise SerializationError.mismatch("messages", "a list", describe_type(messages))
+            if "messages" in data:
+                raise SerializationError.mismatch("messages", "a list", describe_type(messages))
+            messages = []
         if self.labels_version != CONTENT_TYPES.version:
             self._check_labels()
         read = self.read_any_message
         try:  # one pass, looping in C; on an error, the located loop below (no side effects)
-            return new_history(list(map(read, messages)), options)
+            history = new_history(list(map(read, messages)), options)
         except Exception:
-            pass
-        read_messages: list[ChatMessageContent] = []
-        for element in messages:
-            try:
-                read_messages.append(read(element))
-            except Exception as error:
-                raise locate_error(error).at(f"messages[{len(read_messages)}]") from None
-        return new_history(read_messages, options)
+            read_messages: list[ChatMessageContent] = []
+            for element in messages:
+                try:
+                    read_messages.append(read(element))
+                except Exception as error:
+                    raise locate_error(error).at(f"messages[{len(read_messages)}]") from None
+            history = new_history(read_messages, options)
+        if not _HISTORY_KEYS.issuperset(data):  # keys of newer data: kept, written back
+            history._unknown_keys = {
+                key: value for key, value in data.items() if key not in _HISTORY_KEYS
+            }
+        return history
 
     def _read_options(self, data: Any) -> ChatOptions | None:
         """Read a history's options (``null`` is none).
@@ -610,3 +756,7 @@ class ConverterHooks:
         )
         c.register_unstructure_hook(bytes, write_bytes)
         stdlib_types.install(c)
+        c.register_structure_hook_factory(
+            lambda annotation: scalar_union_members(annotation) is not None,
+            lambda annotation: scalar_union_reader(scalar_union_members(annotation) or ()),
+        )
