@@ -202,14 +202,17 @@ def _describe_binary(item: BinaryContent) -> str:
     kind = str(item.content_type)
     parts = [item.mime_type or "unknown type"]
     if item.data is not None:
+        unreadable = None
         try:  # a header cut short is shown, not raised: a viewer shows what it is given
             if isinstance(item, ImageContent) and (size := item.size) is not None:
                 parts.append(f"{size[0]}x{size[1]} px")
             if isinstance(item, AudioContent) and (duration := item.duration) is not None:
                 parts.append(f"{duration:.2f} s")
         except ValueError as error:
-            parts.append(f"unreadable: {error}")
+            unreadable = f"unreadable: {error}"
         parts.append(f"{len(item.data):,} bytes")
+        if unreadable is not None:
+            parts.append(unreadable)  # as the HTML page says it
     elif item.uri is not None:
         parts.append(f"at {item.uri}")
     else:

@@ -106,12 +106,12 @@ def test_show_names_a_broken_image_or_clip_instead_of_failing():
     ]}]}
     done = run("show", "--color", "never", stdin=json.dumps(body))
     assert (done.status, done.errors) == (0, [])
-    assert "   [image] image/png, unreadable: PNG: truncated header (8 bytes, need 24), " \
-        "8 bytes" in done.stdout.splitlines()
+    assert "   [image] image/png, 8 bytes, unreadable: PNG: truncated header (8 bytes, need " \
+        "24)" in done.stdout.splitlines()
     clip = [{"role": "user", "content": [
         {"type": "text", "text": "hear"},
         {"type": "input_audio", "input_audio": {"data": wav_start, "format": "wav"}},
     ]}]
     done = run("show", "--color", "never", stdin=json.dumps(clip))
     assert (done.status, done.errors) == (0, [])
-    assert "   [audio] audio/wav, unreadable: WAV: no fmt chunk, 16 bytes" in done.stdout.splitlines()
+    assert "   [audio] audio/wav, 16 bytes, unreadable: WAV: no fmt chunk" in done.stdout.splitlines()
