@@ -39,6 +39,7 @@ from .labels import FinishReason as FinishReason
 from .labels import Label as Label
 from .message import MESSAGE_TYPES as MESSAGE_TYPES
 from .message import ChatMessageContent as ChatMessageContent
+from .message import UnknownMessage as UnknownMessage
 from .options import ChatOptions as ChatOptions
 from .roles import assistant as assistant
 from .roles import system as system
@@ -90,6 +91,7 @@ __all__ = [
     "TextContent",
     "UnknownContent",
     "UnknownContentTypeError",
+    "UnknownMessage",
     "UnsupportedContentError",
     "UnsupportedVersionError",
     "Usage",

@@ -397,3 +397,10 @@ def test_a_literal_field_refuses_a_value_it_does_not_allow_at_writing() -> None:
 )
 def test_a_literal_field_with_an_allowed_value_round_trips(item: KernelContent) -> None:
     assert from_json(to_json(item)) == item
+
+
+def test_unknown_message_is_public():
+    import semantic_chat
+    from semantic_chat.message import UnknownMessage
+
+    assert semantic_chat.UnknownMessage is UnknownMessage
