@@ -16,7 +16,7 @@ from format_strategies import anthropic_histories, anthropic_loose_histories, an
 from hypothesis import given
 from strategies import histories
 
-from semantic_chat import ChatHistory, ChatOptions, TextContent
+from semantic_chat import ChatHistory, ChatOptions, FunctionResultContent, TextContent
 from semantic_chat.contents.metadata import peek_metadata
 from semantic_chat.errors import SemanticChatError
 from semantic_chat.formats import anthropic as anthropic_format
@@ -33,18 +33,27 @@ def _no_empty_texts(history: ChatHistory) -> ChatHistory:
     """
     for message in history:
         for item in message.items:
-            if type(item) is TextContent and item.text == "" and not item.citations:
-                item.text = "-"
+            inner = item.result if type(item) is FunctionResultContent else None
+            for each in [item, *(inner if type(inner) is list else [])]:
+                if type(each) is TextContent and each.text == "" and not each.citations:
+                    each.text = "-"
     return history
 
 
 def _no_empty_text_blocks(payload: dict[str, Any]) -> dict[str, Any]:
-    """The payload with every plain empty text block of a turn saying ``"-"`` (see above)."""
-    for message in payload["messages"]:
-        if isinstance(message["content"], list):
-            for block in message["content"]:
-                if block == {"type": "text", "text": ""}:
-                    block["text"] = "-"
+    """The payload with every plain empty text block saying ``"-"`` (see above): in turns,
+    in ``system`` and in tool results alike."""
+    def walk(value: Any) -> None:
+        if isinstance(value, list):
+            for element in value:
+                walk(element)
+        elif isinstance(value, dict):
+            if value == {"type": "text", "text": ""}:
+                value["text"] = "-"
+            for element in value.values():
+                walk(element)
+
+    walk(payload)
     return payload
 
 

@@ -327,3 +327,23 @@ def test_openai_chat_refuses_a_source_by_name(item, why):
     assert str(raised.value) == (
         f"messages[0].items[1]: OpenAI Chat Completions cannot carry {why} "
         "(pass on_unsupported='warn' to leave it out)")
+
+
+def test_no_empty_text_block_in_the_system_or_a_tool_result():
+    # Left undone by the first fix: the API refuses an empty text block there too.
+    history = [
+        ChatMessageContent("system", ""),
+        ChatMessageContent("system", "Be brief."),
+        ChatMessageContent("user", "Look"),
+        ChatMessageContent("assistant", items=[FunctionCallContent("toolu_1", "shot", {})]),
+        ChatMessageContent("tool", items=[FunctionResultContent("toolu_1", [
+            TextContent(""), ImageContent(uri="https://example.com/a.png"),
+        ])]),
+    ]
+    payload = anthropic.to_payload(history)
+    assert payload["system"] == "Be brief."
+    assert payload["messages"][2]["content"] == [{
+        "type": "tool_result", "tool_use_id": "toolu_1",
+        "content": [{"type": "image", "source": {"type": "url",
+                                                 "url": "https://example.com/a.png"}}],
+    }]

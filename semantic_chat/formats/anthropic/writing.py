@@ -362,6 +362,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
         _join(last, turn)
     if not system:
         return {"messages": turns}
+    _drop_empty_texts(system)  # as in a turn: the API refuses an empty text block there too
     if len(system) == 1 and not system_blocks and len(system[0]) == 2:
         return {"system": system[0]["text"], "messages": turns}
     return {"system": system, "messages": turns}
@@ -836,6 +837,7 @@ def _result_block(
             written = _user_block(each, where, on_unsupported, "in a tool result")
             if written is not None:
                 content.append(written)
+        _drop_empty_texts(content)  # as in a turn: the API refuses an empty text block
         block["content"] = content
     elif result is not None:
         block["content"] = compact_json(result, f"{path}.result")
