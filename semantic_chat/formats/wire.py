@@ -58,6 +58,7 @@ __all__ = [
     "error_output",
     "get_hints",
     "lose",
+    "lost_hint_fields",
     "lost_metadata",
     "object_arguments",
     "parse_object_arguments",
@@ -281,18 +282,21 @@ def report_metadata(
         UnsupportedContentError: there is such a key and ``on_unsupported`` is ``"error"``.
     """
     lost_metadata(message, path, format_name, on_unsupported)
-    _lost_hint_fields(message, path, format_name, on_unsupported)
+    lost_hint_fields(message, path, format_name, on_unsupported)
     for index, item in items:
         lost_metadata(item, f"{path}.items[{index}]", format_name, on_unsupported)
 
 
-def _lost_hint_fields(
+def lost_hint_fields(
     message: ChatMessageContent,
     path: str,
     format_name: str,
     on_unsupported: OnUnsupported | None,
 ) -> None:
     """Report each `MEANINGFUL_HINT_FIELDS` field another format kept on ``message``.
+
+    `report_metadata` calls it; a writer that keeps the message's metadata itself (Semantic
+    Kernel's, which leave the other formats' hints out) calls it alone.
 
     Raises:
         UnsupportedContentError: there is such a field and ``on_unsupported`` is ``"error"``.

@@ -376,3 +376,18 @@ def test_the_command_line_reports_the_weight():
         "semantic-chat: messages[1].weight: Gemini cannot carry the fine-tuning weight of a "
         "message (0) (pass --drop-unsupported to leave it out)\n"
     )
+
+
+@pytest.mark.parametrize(("target", "label"), [
+    ("sk-python", "Semantic Kernel (Python)"),
+    ("sk-dotnet", ".NET Semantic Kernel"),
+])
+def test_semantic_kernel_writers_report_the_weight_too(target, label):
+    line = {"messages": [{"role": "user", "content": "hi"},
+                         {"role": "assistant", "content": "yo", "weight": 0}]}
+    with pytest.warns(formats.ConversionWarning) as caught:
+        formats.convert(line, target=target)
+    assert [str(note.message) for note in caught] == [
+        f"messages[1].weight: dropped: {label} cannot carry the fine-tuning weight of a "
+        "message (0)"
+    ]

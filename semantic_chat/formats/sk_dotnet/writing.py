@@ -31,6 +31,7 @@ from ...message import ChatMessageContent
 from ..wire import (
     OnUnsupported,
     get_hints,
+    lost_hint_fields,
     parse_object_arguments,
     policy,
     stored_items,
@@ -73,6 +74,7 @@ def write_message(
     """
     items = stored_items(message, path)
     hints = get_hints(message, HINTS)
+    lost_hint_fields(message, path, FORMAT, on_unsupported)  # weight: the others' hints go
     out: dict[str, Any] = {}
     if TYPE in hints:
         out[TYPE] = hints[TYPE]

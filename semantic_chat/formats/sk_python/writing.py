@@ -35,6 +35,7 @@ from ...usage import Usage
 from ..wire import (
     OnUnsupported,
     get_hints,
+    lost_hint_fields,
     policy,
     report_citation_losses,
     stored_items,
@@ -103,6 +104,7 @@ def _write_message(
 ) -> dict[str, Any]:
     items = stored_items(message, path)
     hints = get_hints(message, HINTS)
+    lost_hint_fields(message, path, FORMAT, on_unsupported)  # weight: the others' hints go
     role = PLAIN_TEXT[message.role]
     if role not in ROLES:
         raise FormatError(
