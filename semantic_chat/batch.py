@@ -40,6 +40,7 @@ needs pyarrow (``pip install 'semantic_chat[parquet]'``).
 from __future__ import annotations
 
 import importlib
+import math
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
@@ -344,6 +345,16 @@ def _map_rows(  # noqa: PLR0917 - private; every caller passes all six
     return _with_columns(batch, added)
 
 
+def _is_missing(cell: Any) -> bool:
+    """Whether a pandas cell is a missing value, read as the null cell it stands for.
+
+    That is ``NaN`` (what ``read_json`` gives a row without the column), ``pd.NA`` or ``NaT``.
+    """
+    if isinstance(cell, float):
+        return math.isnan(cell)
+    return type(cell).__name__ in ("NAType", "NaTType")
+
+
 def _payload(cell: Any) -> Any:
     """The conversation a cell holds: JSON text parsed, numpy arrays as lists.
 
@@ -466,7 +477,7 @@ def _read_column(batch: Any, column: str) -> Sequence[Any]:
     if kind == "mapping":
         return list(batch[column])
     if kind == "pandas":
-        return list(batch[column].tolist())
+        return [None if _is_missing(cell) else cell for cell in batch[column].tolist()]
     values = batch.column(column)
     pa = _pyarrow()
     if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):

@@ -490,3 +490,37 @@ def test_arrow_schema_without_pyarrow_names_the_extra(monkeypatch: pytest.Monkey
     assert str(caught.value) == (
         "this needs pyarrow: pip install 'semantic_chat[parquet]' (or [datasets], [dask])"
     )
+
+
+def test_a_missing_pandas_cell_is_a_null_cell():
+    # What was seen: "cannot tell the format of this float" (NaN, what read_json gives a row
+    # without the column), and with a source "'float' object is not iterable".
+    import io
+
+    frame = pd.read_json(io.StringIO(
+        '{"id": 1, "messages": [{"role": "user", "content": "Hi"}]}\n{"id": 2}\n'
+        '{"id": 3, "messages": null}\n'
+    ), lines=True)
+    for source in (None, "openai-chat"):
+        done = convert_batch(frame, source=source, target="anthropic", on_error="record")
+        assert done["problems"].tolist() == [
+            [], ["no conversation (the cell is null)"], ["no conversation (the cell is null)"]
+        ]
+    with pytest.raises(InvalidValueError) as raised:
+        convert_batch(frame, target="anthropic")
+    assert str(raised.value) == "row 1: no conversation (the cell is null)"
+
+
+@pytest.mark.parametrize("name", ["openai-chat", "openai-responses", "anthropic", "gemini"])
+@pytest.mark.parametrize("cell", [5, 2.5, None, True])
+def test_a_scalar_is_no_conversation_of_any_format(name, cell):
+    # What was seen: TypeError: 'int' object is not iterable, from every provider reader.
+    from semantic_chat.formats import get
+
+    with pytest.raises(FormatError) as raised:
+        get(name).from_payload(cell)
+    assert str(raised.value).endswith(f", got {type(cell).__name__}")
+    with pytest.raises(FormatError) as raised:
+        convert_batch({"messages": [cell if cell is not None else 0]}, source=name,
+                      target="semantic-chat")
+    assert str(raised.value).startswith("row 0: ")

@@ -73,7 +73,7 @@ def from_payload(messages: Iterable[Any], system: Any = None) -> ChatHistory:
             not have, a ``tool_use`` without ``id`` ...); the message names the location,
             e.g. ``messages[3].content[1].type`` or ``system[0].text``.
     """
-    if isinstance(messages, (str, bytes, dict)):
+    if isinstance(messages, (str, bytes, dict)) or not hasattr(messages, "__iter__"):
         raise FormatError.mismatch("messages", "a list of messages", describe_type(messages))
     read: list[ChatMessageContent] = []
     if system is not None:

@@ -135,7 +135,7 @@ def from_payload(contents: Iterable[Any], system_instruction: Any = None) -> Cha
             the message names the location, e.g. ``contents[3].parts[1].function_call.args``
             or ``system_instruction.parts[0].text``.
     """
-    if isinstance(contents, (str, bytes, dict)):
+    if isinstance(contents, (str, bytes, dict)) or not hasattr(contents, "__iter__"):
         raise FormatError.mismatch("contents", "a list of contents", describe_type(contents))
     return _from_payload(contents, system_instruction, True)
 

@@ -70,7 +70,7 @@ def from_payload(messages: Iterable[Any]) -> ChatHistory:
             tool message without ``tool_call_id`` ...); the message names the location, e.g.
             ``messages[3].content[1].type``.
     """
-    if isinstance(messages, (str, bytes, dict)):
+    if isinstance(messages, (str, bytes, dict)) or not hasattr(messages, "__iter__"):
         raise FormatError.mismatch("messages", "a list of messages", describe_type(messages))
     read: list[ChatMessageContent] = []
     append = read.append

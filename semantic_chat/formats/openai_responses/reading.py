@@ -77,7 +77,7 @@ def from_payload(items: str | Iterable[Any], instructions: str | None = None) ->
         message.metadata[HINTS] = {"string_input": True}
         history.messages.append(message)
         return history
-    if isinstance(items, (bytes, dict)):
+    if isinstance(items, (bytes, dict)) or not hasattr(items, "__iter__"):
         raise FormatError.mismatch("input", "a string or a list of items", describe_type(items))
     _Reader(history).read_all(items, "input")
     return history
