@@ -431,9 +431,14 @@ class Run:
         """The turn as the history keeps it: the assistant message, then a tool message.
 
         The tool message holds the results received, in call order (none: no tool message).
-        The assistant message is this run's own object, not a copy.
+        A result that came without a call id (as Gemini's do), paired by its name, is written
+        as a copy quoting its call's id, so that every format pairs it as the run did (an
+        OpenAI tool message needs the id). The assistant message is this run's own object,
+        not a copy.
         """
-        results = self.results
+        results = [
+            _quoting(run.result, run.call) for run in self.tool_calls if run.result is not None
+        ]
         if not results:
             return [self.message]
         return [self.message, ChatMessageContent(AuthorRole.TOOL, items=results)]
@@ -441,6 +446,13 @@ class Run:
     def __str__(self) -> str:
         """The turn as readable lines: a header with its usage, then each item."""
         return "\n".join([_run_header("run", self.message), *_run_lines(self)])
+
+
+def _quoting(result: FunctionResultContent, call: FunctionCallContent) -> FunctionResultContent:
+    """``result`` quoting ``call``'s id: itself when it does, or when the call has none."""
+    if result.call_id is not None or call.id is None:
+        return result
+    return attrs.evolve(result, call_id=call.id)
 
 
 def _check_pairs(tool_calls: list[ToolRun], calls: list[FunctionCallContent]) -> None:

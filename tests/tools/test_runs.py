@@ -1027,3 +1027,36 @@ def test_recorded_openai_streams_make_a_response_with_its_tools_answered() -> No
     assert [message.get("tool_call_id") for message in written[1:3]] == [
         "call_JMW1whyEaYG438VE1OIflxA2", "call_DNYTawLBoN8fj3KN6qU9N1Ou"
     ]
+
+
+def test_a_result_paired_by_name_quotes_its_call_in_the_messages():
+    # What was seen: a Gemini call (id made up by the reader) answered by a result without a
+    # call_id was paired by the run, but to_messages() kept call_id None: OpenAI Chat got a
+    # legacy "function" message after tool_calls (refused), Anthropic refused it outright.
+    from semantic_chat import FunctionResultContent, tool, user
+    from semantic_chat.formats import anthropic, gemini, openai_chat
+    from semantic_chat.tools import ChatResponse
+
+    def chunk(parts: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"candidates": [{"content": {"role": "model", "parts": parts}, "index": 0,
+                                "finish_reason": "STOP"}]}
+
+    calls = list(gemini.from_stream([chunk([{"function_call": {
+        "name": "get_weather", "args": {"location": "Paris"}}}])]))
+    answer = list(gemini.from_stream([chunk([{"text": "Sunny."}])]))
+    given_result = FunctionResultContent(None, "sunny", name="get_weather")
+    response = ChatResponse.accumulate([*calls, tool([given_result]), *answer])
+    messages = [user("weather?"), *response.to_messages()]
+    assert messages[2].items == [
+        FunctionResultContent("gemini-call-0-0", "sunny", name="get_weather")
+    ]
+    assert given_result.call_id is None  # the run's result is not changed: a copy is written
+    assert openai_chat.to_payload(messages)[2] == {
+        "role": "tool", "tool_call_id": "gemini-call-0-0", "content": "sunny"
+    }
+    assert anthropic.to_payload(messages)["messages"][2]["content"][0]["tool_use_id"] == (
+        "gemini-call-0-0"
+    )
+    assert gemini.to_payload(messages)["contents"][2] == {"role": "user", "parts": [
+        {"function_response": {"name": "get_weather", "response": {"result": "sunny"}}},
+    ]}
