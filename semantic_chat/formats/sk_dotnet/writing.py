@@ -27,7 +27,9 @@ from ...contents import (
 from ...contents.function_result import holds_items
 from ...contents.metadata import peek_metadata
 from ...errors import FormatError, describe_type
+from ...history import ChatHistory
 from ...message import ChatMessageContent
+from ..sk_python.shared import report_options
 from ..wire import (
     OnUnsupported,
     get_hints,
@@ -50,11 +52,15 @@ def to_payload(
 
     Raises:
         FormatError: an element is not a message, or a call's arguments are not a JSON object.
-        UnsupportedContentError: an item .NET has no kind for (a refusal, another format's
+        UnsupportedContentError: a history's request options (``options.model`` ...: .NET's
+            ``ChatHistory`` holds messages only) and ``on_unsupported`` is ``"error"``; an
+            item .NET has no kind for (a refusal, another format's
             unknown part) and ``on_unsupported`` is ``"error"`` or ``None``; a field it
             cannot hold and ``on_unsupported`` is ``"error"``.
     """
     on_unsupported = policy(on_unsupported)
+    if isinstance(history, ChatHistory):  # a request body's options: .NET has no place for them
+        report_options(history.options, HINTS, FORMAT, on_unsupported)
     written = []
     for index, message in enumerate(history):
         path = f"messages[{index}]"

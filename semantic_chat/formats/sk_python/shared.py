@@ -9,12 +9,18 @@ whose parameters repeat the item's ``metadata``, and results as ``str(result)``.
 from __future__ import annotations
 
 import ast
+import json
 import math
 import re
 from typing import Any
 
+import attrs
+
+from ...options import ChatOptions
 from ...usage import Usage
-from ..wire import HINT_KEYS
+from ...validation import JSON_INT_MAX, JSON_INT_MIN
+from ..request_fields import report_options_metadata
+from ..wire import HINT_KEYS, OnUnsupported, unsupported_field
 
 __all__ = [
     "CONTENT_TYPES",
@@ -29,6 +35,7 @@ __all__ = [
     "literal_result",
     "names_of",
     "readable_parameter",
+    "report_options",
     "sk_mime_type",
     "usage_from_metadata",
     "usage_metadata",
@@ -134,15 +141,64 @@ def literal_result(text: str) -> dict[str, Any] | list[Any] | None:
 
 
 def _is_json(value: Any) -> bool:
-    """Whether a literal is a JSON value: dicts with string keys, lists, scalars, no NaN."""
+    """Whether a literal is a value our JSON holds.
+
+    That is dicts with string keys, lists, finite floats, integers JSON readers take (64
+    bits) and text UTF-8 can write (no lone surrogate): a result is kept as its text otherwise.
+    """
     kind = type(value)
     if kind is dict:
-        return all(type(key) is str and _is_json(element) for key, element in value.items())
+        return all(_is_text(key) and _is_json(element) for key, element in value.items())
     if kind is list:
         return all(_is_json(element) for element in value)
     if kind is float:
         return math.isfinite(value)
-    return kind in (str, int, bool) or value is None
+    if kind is int:
+        return bool(JSON_INT_MIN <= value <= JSON_INT_MAX)
+    if kind is str:
+        return _is_text(value)
+    return kind is bool or value is None
+
+
+def _is_text(value: Any) -> bool:
+    """Whether ``value`` is a ``str`` that can be written as UTF-8."""
+    if type(value) is not str:
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+_OPTIONS = tuple(
+    field.name for field in attrs.fields(ChatOptions) if field.name not in ("extra", "metadata")
+)
+"""The `ChatOptions` fields a Semantic Kernel history has no place for, in their order."""
+
+
+def report_options(
+    options: ChatOptions | None, hints: str, format_name: str,
+    on_unsupported: OnUnsupported | None,
+) -> None:
+    """Report a history's request options as lost: Semantic Kernel's JSON holds messages only.
+
+    One field loss per option set (``options.model``, ``options.extra["store"]``), and per
+    key of its metadata that is no format's hints (``options.metadata["user"]``).
+
+    Raises:
+        UnsupportedContentError: there is such an option and ``on_unsupported`` is ``"error"``.
+    """
+    if options is None:
+        return
+    for name in _OPTIONS:
+        if getattr(options, name) is not None:
+            what = f"the option {name!r}"
+            unsupported_field(on_unsupported, format_name, f"options.{name}", what)
+    for key in options.extra:
+        where = f"options.extra[{json.dumps(key, ensure_ascii=False)}]"
+        unsupported_field(on_unsupported, format_name, where, f"the option {key!r}")
+    report_options_metadata(options, hints, format_name, on_unsupported)
 
 
 def usage_metadata(usage: Usage) -> dict[str, Any]:

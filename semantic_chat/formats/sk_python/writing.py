@@ -1,8 +1,9 @@
 """Writing a history as Semantic Kernel's Python JSON, which ``restore_chat_history`` reads.
 
 What the hints of `reading` kept is written back where it was. What Semantic Kernel cannot
-hold follows ``on_unsupported``: an image's ``detail``, a file's name, a refusal's mark, a
-reasoning signature, an error flag and a citation's source span are left out with a warning;
+hold follows ``on_unsupported``: an image's ``detail``, a file's name, the media type of an
+item by URI, a refusal's mark, a reasoning signature, an error flag, a citation's source span
+and a request's options are left out with a warning;
 a result of content items, an image, audio or binary item by file id, a media type
 Semantic Kernel cannot read back, and item kinds it does not have are refused.
 """
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
+
+import attrs
 
 from ...contents import (
     AudioContent,
@@ -28,6 +31,7 @@ from ...contents import (
 )
 from ...contents.metadata import peek_metadata
 from ...errors import FormatError, SerializationError
+from ...history import ChatHistory
 from ...jsoncodec import json_value
 from ...labels import PLAIN_TEXT
 from ...message import ChatMessageContent
@@ -50,6 +54,7 @@ from .shared import (
     ROLES,
     data_uri_parameters,
     names_of,
+    report_options,
     sk_mime_type,
     usage_metadata,
 )
@@ -81,7 +86,8 @@ def to_payload(
 
     ``json.dumps`` of it is what ``ChatHistory.restore_chat_history`` reads. A message's
     ``usage`` goes to ``metadata["usage"]``, where SK's connectors keep it; its ``id`` is not
-    written and not reported (as in the other formats).
+    written and not reported (as in the other formats). A history's request options
+    (``options.model``, ``options.tools`` ...) have no place in SK's JSON: each is reported.
 
     Raises:
         FormatError: a role Semantic Kernel does not have (``messages[2].role``), or a value
@@ -90,6 +96,8 @@ def to_payload(
             loss when ``on_unsupported="error"``.
     """
     checked = policy(on_unsupported)
+    if isinstance(history, ChatHistory):  # a request body's options: SK has no place for them
+        report_options(history.options, HINTS, FORMAT, checked)
     messages = [history] if isinstance(history, ChatMessageContent) else list(history)
     return {
         "messages": [
@@ -254,6 +262,9 @@ def _write_binary(
         return part
     part = _common(item, _BINARY_TYPES[type(item)], hints, path)
     if item.uri is not None:
+        if item.mime_type is not None:  # SK restores an item by uri as text/plain
+            what = "the media type of an item by URI"
+            unsupported_field(on_unsupported, FORMAT, f"{path}.mime_type", what)
         part["uri"] = item.uri
         if not hints.get("no_data_uri"):
             part["data_uri"] = ""
@@ -346,16 +357,19 @@ def _write_annotation(
     citation: Citation, path: str, on_unsupported: OnUnsupported | None
 ) -> tuple[dict[str, Any], int | None]:
     """A citation as an annotation item, and where it stood among the items when read."""
+    fields_only = attrs.evolve(citation, metadata={})  # its metadata is written, below
     report_citation_losses(
-        citation, _ANNOTATION_CARRIES, "annotation", path, FORMAT, on_unsupported
+        fields_only, _ANNOTATION_CARRIES, "annotation", path, FORMAT, on_unsupported
     )
     hints = citation.metadata.get(HINTS)
     hints = hints if isinstance(hints, dict) else {}
     part: dict[str, Any] = {}
     if "ai_model_id" in hints:
         part["ai_model_id"] = hints["ai_model_id"]
-    if not hints.get("no_metadata"):
-        part["metadata"] = _json(hints.get("metadata", {}), f"{path}.metadata")
+    own = {key: value for key, value in citation.metadata.items() if key not in OWN_HINTS}
+    if own or not hints.get("no_metadata"):
+        metadata = {**hints.get("metadata", {}), **own}  # as read, then what was set since
+        part["metadata"] = _json(metadata, f"{path}.metadata")
     part["content_type"] = "streaming_annotation" if hints.get("streaming") else "annotation"
     fields = (
         ("file_id", citation.file_id),
