@@ -7,10 +7,12 @@ call whole, other parts whole. The response's fields come with the chunks that h
 ``finish_reason`` on the last chunk of a candidate, ``grounding_metadata`` near the end.
 
 Consecutive text parts (and consecutive thought parts) are pieces of one part of the answer
-given whole, until one carries a ``thought_signature``: the signature ends it. Each such part
-is one block; fragments carry their block's ``index``, so that
-`semantic_chat.StreamingChatMessageContent.accumulate` builds one item per part of the
-answer, as `from_response` reads it given whole.
+given whole. A thought's ``thought_signature`` comes with its last piece and ends it; a text's
+may come with any piece (the first, or an empty last one), so a signed text goes on until a
+second signature. An empty text piece with nothing else (the API ends streams with one, after
+a function call too) is no part of the answer. Each part is one block; fragments carry
+their block's ``index``, so that `semantic_chat.StreamingChatMessageContent.accumulate`
+builds one item per part of the answer, as `from_response` reads it given whole.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ _CITING = ("grounding_metadata", "citation_metadata")
 # The items read from text parts, by the kind of block their pieces make (a plugin's
 # subclass of them is given whole).
 _PIECES: dict[type, str] = {TextContent: "text", ReasoningContent: "thought"}
+# The keys of a part that says nothing in a stream: an empty text or thought piece.
+_EMPTY_KEYS = frozenset(("text", "thought"))
 
 
 def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
@@ -56,7 +60,8 @@ def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
     - text parts give `StreamingTextContent` fragments, thought parts
       `StreamingReasoningContent` fragments (the signature with the piece it came with,
       a ``thought_signature`` on a text part in the fragment's hints), each with the index
-      of the part of the answer it belongs to;
+      of the part of the answer it belongs to; an empty text part with nothing beside gives
+      none;
     - a ``function_call`` (the API sends each whole, in one chunk) gives one
       `StreamingFunctionCallContent` whose ``arguments`` are its whole ``args``, the mapping
       `from_response` reads (``{}`` for a call without them); a call without an
@@ -214,7 +219,8 @@ class _Stream:
         for number, item in enumerate(reply.items):
             part = plain(parts[number], f"{where}.content.parts[{number}]")
             snake = {snake_key(key): value for key, value in part.items()}
-            fragments.append(self._fragment(state, item, snake))
+            if not _says_nothing(snake):
+                fragments.append(self._fragment(state, item, snake))
         state.calls += sum(type(item) is FunctionCallContent for item in reply.items)
         for fragment in fragments:  # ids made up per chunk: numbered over the whole answer
             if isinstance(fragment, StreamingFunctionCallContent) and fragment.id is not None:
@@ -231,13 +237,14 @@ class _Stream:
         hints = hints if isinstance(hints, dict) else {}
         kind = _PIECES.get(type(item)) if "text" in part else None
         if isinstance(item, (TextContent, ReasoningContent)) and kind is not None:
+            signed = "thought_signature" in part
             last = state.blocks[-1] if state.blocks else None
-            if last is None or last.kind != kind or last.signed:
+            if last is None or last.kind != kind or _ended(last, signed):
                 last = _Block(kind, len(state.blocks), {})
                 state.blocks.append(last)
             last.part.update((key, value) for key, value in part.items() if key != "text")
             last.pieces.append(item.text)
-            last.signed = "thought_signature" in part
+            last.signed = last.signed or signed
             last.hints = _union(last.hints, hints)
             metadata = {HINTS: last.hints} if last.hints else None
             if isinstance(item, ReasoningContent):
@@ -303,6 +310,27 @@ class _Stream:
             usage=reply.usage,
             metadata=dict(peek_metadata(reply)) or None,
         )
+
+
+def _says_nothing(part: dict[str, Any]) -> bool:
+    """Whether a part is an empty text (or thought) piece and nothing else.
+
+    The API closes a stream with one (``{"text": ""}`` beside the finish reason, after a
+    function call too); the answer given whole has no such part, so it gives no fragment.
+    """
+    return part.get("text") == "" and part.keys() <= _EMPTY_KEYS
+
+
+def _ended(block: _Block, signed: bool) -> bool:
+    """Whether a piece of the block's kind starts a new part rather than continuing ``block``.
+
+    A thought's signature comes with its last piece: it ends the thought. A text's may come
+    with any of its pieces (the first, or an empty last one): a signed text goes on until a
+    second signature, which can only be another part's.
+    """
+    if block.kind == "thought":
+        return block.signed
+    return block.signed and signed
 
 
 def _new_citations(block: _Block, reply: ChatMessageContent) -> list[KernelContent]:

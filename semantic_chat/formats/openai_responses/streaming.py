@@ -87,6 +87,7 @@ class _Stream:
         self.texts: dict[int, list[str]] = {}  # the text (arguments) deltas of each item
         self.citations: dict[int, int] = {}  # how many annotations each item's events gave
         self.finished: set[int] = set()  # the items an output_item.done gave whole
+        self.named: set[int] = set()  # the calls whose output_item.added gave their name
         self.saw_call = False
 
     def read(
@@ -155,6 +156,8 @@ class _Stream:
             self.texts.setdefault(index, [])  # streamed: completed at its end
         if kind in ("function_call", "custom_tool_call"):
             self.saw_call = True
+            if index is not None:
+                self.named.add(index)
             return [StreamingFunctionCallContent(
                 id=item.get("call_id"), name=item.get("name") or "", arguments="", index=index
             )]
@@ -183,7 +186,9 @@ class _Stream:
                 f"{path}: the fields of its parts but the last are left out of the streamed "
                 "message (from_response of the final response keeps them)"
             ), stacklevel=4)
-        return [_completion(expected[-1], "".join(streamed), self.citations.get(index, 0), index)]
+        named = index in self.named
+        cited = self.citations.get(index, 0)
+        return [_completion(expected[-1], "".join(streamed), cited, index, named)]
 
     def _response(
         self, event: dict[str, Any], kind: str, path: str
@@ -216,18 +221,22 @@ def _output_index(event: dict[str, Any], path: str) -> int | None:
     return index
 
 
-def _completion(expected: KernelContent, streamed: str, cited: int, index: int) -> KernelContent:
+def _completion(
+    expected: KernelContent, streamed: str, cited: int, index: int, named: bool
+) -> KernelContent:
     """The fragment that makes the streamed item ``expected``: its hints, missed text.
 
     Text the deltas missed (none, or a prefix of the item's) is added; citations beyond the
-    ``cited`` ones the events gave too.
+    ``cited`` ones the events gave too; a call's name unless its ``output_item.added`` gave
+    it (``named``): a stream without those events has it only at the end.
     """
     metadata = dict(peek_metadata(expected)) or None
     if isinstance(expected, FunctionCallContent):
         arguments = expected.arguments if isinstance(expected.arguments, str) else ""
         missed = arguments[len(streamed):] if arguments.startswith(streamed) else ""
         return StreamingFunctionCallContent(
-            id=expected.id, name="", arguments=missed, index=index, metadata=metadata
+            id=expected.id, name="" if named else expected.name, arguments=missed, index=index,
+            metadata=metadata,
         )
     text = getattr(expected, "text", "")
     missed = text[len(streamed):] if text.startswith(streamed) else ""
