@@ -11,6 +11,8 @@ signature fragments) and `StreamingFunctionCallContent` (``index``, ``id``, ``na
   unless both carry a block ``index`` and the indexes differ (Anthropic streams several text
   and thinking blocks, each its own item); a text fragment's citations add to its item's;
 - tool-call fragments join by ``index`` first, then by ``id`` (an index given as ``"0"`` is
+  ``0``); a fragment whose ``id`` differs from the id of the call its index points to starts
+  a new call, which that index points to from then on (Ollama numbers every parallel call
   ``0``); a fragment with neither continues the last call; different calls stay apart, in
   the order they were first seen; ``arguments`` text fragments join, and a mapping is the
   call's arguments whole (a complete call as its provider parses it): it replaces the text
@@ -381,16 +383,19 @@ class _Accumulator:
         target = None
         if index is not None:
             target = self.calls_by_index.get(index)
+            if target is not None and _other_call(target.id, fragment.id):
+                target = None
         if target is None and fragment.id is not None:
             target = self.calls_by_id.get(fragment.id)
             if target is not None and index is not None and target.index not in (None, index):
                 target = None
         if target is None and index is None and fragment.id is None:
             target = self.last_call
+        started = target is None
         if target is None:
             target = _Builder(fragment)
             self.entries.append(target)
-        if index is not None and target.index is None:
+        if index is not None and (started or target.index is None):
             target.index = index
             self.calls_by_index[index] = target
         if fragment.id is not None and target.id is None:
@@ -444,6 +449,15 @@ def _add_arguments(target: _Builder, arguments: str | Mapping[str, Any] | None) 
     elif arguments is not None:
         target.whole = arguments
         target.arguments.clear()
+
+
+def _other_call(held: str | None, given: str | None) -> bool:
+    """Whether a fragment's id names another call than the one its index points to.
+
+    Ollama numbers every parallel call ``0``: its calls differ by id only. A call without an
+    id yet takes the id given (OpenAI Responses names a call after its argument deltas).
+    """
+    return held is not None and given is not None and given != held
 
 
 def _call_index(index: object) -> int | None:
