@@ -19,7 +19,8 @@ signature fragments) and `StreamingFunctionCallContent` (``index``, ``id``, ``na
   so far, and text after it continues its JSON text;
 - ``usage``, ``finish_reason``, ``id``, ``model_id`` and ``name``: the last value given wins
   (a stream parser that gets usage deltas sums them itself); ``metadata`` merges, later keys
-  winning.
+  winning, but a format may register how its own key adds up (`register_metadata_merge`:
+  OpenAI Chat's ``logprobs`` token lists join in order).
 
 `StreamingChatMessageContent.accumulate` builds each item's text from a list of fragments
 joined once, so merging n chunks costs O(total length); ``a + b`` copies both sides, so a long
@@ -29,7 +30,7 @@ joined once, so merging n chunks costs O(total length); ``a + b`` copies both si
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
 import attrs
@@ -264,6 +265,19 @@ class StreamingChatMessageContent(ChatMessageContent):  # type: ignore[override]
         )
 
 
+_METADATA_MERGES: dict[str, Callable[[Any, Any], Any]] = {}
+
+
+def register_metadata_merge(key: str, merge: Callable[[Any, Any], Any]) -> None:
+    """Say how chunks' metadata under ``key`` (a format's own key) adds up, instead of replacing.
+
+    ``merge(merged, value)`` gets what it returned for the chunks before (``None`` at first,
+    so it may extend it in place: it must not change ``value``) and returns the new value.
+    It must be associative, so that ``+`` and `StreamingChatMessageContent.accumulate` agree.
+    """
+    _METADATA_MERGES[key] = merge
+
+
 _JOINED_FRAGMENTS = (StreamingTextContent, StreamingRefusalContent, StreamingReasoningContent)
 
 
@@ -347,8 +361,16 @@ class _Accumulator:
             value = getattr(chunk, key)
             if value is not None:
                 self.fields[key] = value
-        self.metadata.update(peek_metadata(chunk))
+        metadata = peek_metadata(chunk)
+        if metadata:
+            self._merge_metadata(metadata)
         return self
+
+    def _merge_metadata(self, metadata: Mapping[str, Any]) -> None:
+        """Merge a chunk's metadata: later keys win, but a key with a registered merge merges."""
+        for key, value in metadata.items():
+            merge = _METADATA_MERGES.get(key)
+            self.metadata[key] = value if merge is None else merge(self.metadata.get(key), value)
 
     def _add_item(self, item: KernelContent) -> None:
         if isinstance(item, StreamingFunctionCallContent):

@@ -15,6 +15,7 @@ from ...streaming import (
     StreamingFunctionCallContent,
     StreamingRefusalContent,
     StreamingTextContent,
+    register_metadata_merge,
 )
 from ..wire import (
     as_plain,
@@ -27,6 +28,9 @@ __all__ = [
     "from_stream",
 ]
 
+# The chunk's fields read elsewhere (or, as ``object``, not kept by `from_response` either).
+_READ_FIELDS = frozenset(("id", "model", "choices", "usage", "object"))
+
 
 def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
     """Read ``chat.completion.chunk`` payloads (dicts or SDK objects) as streaming chunks.
@@ -37,7 +41,9 @@ def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
     them, after the text) an empty text fragment carrying them as citations, with the
     message hint that writes them back, as `from_response` reads them; the final usage-only
     chunk (``choices: []``)
-    gives a chunk with the usage for choice 0. Merge them with
+    gives a chunk with the usage for choice 0. Each chunk keeps ``created``,
+    ``system_fingerprint`` and its choice's ``logprobs`` in its metadata, where `from_response`
+    keeps them; accumulated, the logprobs token lists join in order. Merge them with
     `StreamingChatMessageContent.accumulate` (or `accumulate_choices` for several choices).
 
     Raises:
@@ -51,11 +57,13 @@ def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
         choices = data.get("choices") or []
         usage = data.get("usage")
         read = read_usage(usage) if isinstance(usage, dict) else None
+        response = _response_fields(data)
         for position, choice in enumerate(choices):
             where = f"{path}.choices[{position}]"
             if type(choice) is not dict:
                 raise FormatError.mismatch(where, "a choice object", describe_type(choice))
             chunk = _read_delta(choice, where)
+            _keep_response(chunk, response, choice.get("logprobs"))
             chunk.id = data.get("id")
             chunk.model_id = data.get("model")
             if read is not None and position == 0:
@@ -63,10 +71,79 @@ def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
             chunk.inner_content = raw
             yield chunk
         if not choices and read is not None:
-            yield StreamingChatMessageContent(
+            chunk = StreamingChatMessageContent(
                 None, id=data.get("id"), model_id=data.get("model"), usage=read,
                 inner_content=raw,
             )
+            _keep_response(chunk, response, None)
+            yield chunk
+
+
+def _response_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """The chunk's fields that `from_response` keeps in metadata (``created`` ...)."""
+    return {
+        key: value
+        for key, value in data.items()
+        if key not in _READ_FIELDS and value is not None
+    }
+
+
+def _keep_response(
+    chunk: StreamingChatMessageContent, response: dict[str, Any], logprobs: Any
+) -> None:
+    """Keep the response fields and the choice's logprobs where `from_response` keeps them."""
+    if logprobs is not None:
+        response = {**response, "logprobs": logprobs}
+    if response:
+        chunk.metadata.setdefault(HINTS, {})["response"] = response
+
+
+def _merge_hints(merged: Any, value: Any) -> Any:
+    """Add a chunk's hints to the stream's: later keys win, logprobs token lists join in order.
+
+    Registered with the accumulator, so that an accumulated stream keeps every chunk's
+    logprobs (as the SDK's ``ChatCompletionStreamState`` does) and the annotations hint of an
+    earlier chunk.
+    """
+    if type(value) is not dict:
+        return value
+    held: dict[str, Any] = merged if type(merged) is dict else {}
+    for key, item in value.items():
+        if key == "response" and type(item) is dict:
+            held[key] = _merge_response(held.get(key), item)
+        elif key == "fields" and type(item) is dict and type(held.get(key)) is dict:
+            held[key] = {**held[key], **item}
+        else:
+            held[key] = item
+    return held
+
+
+def _merge_response(merged: Any, value: dict[str, Any]) -> dict[str, Any]:
+    """Add a chunk's response fields to the stream's (``merged`` is ours, built here)."""
+    held: dict[str, Any] = merged if type(merged) is dict else {}
+    for key, item in value.items():
+        if key == "logprobs" and type(item) is dict:
+            held[key] = _merge_logprobs(held.get(key), item)
+        else:
+            held[key] = item
+    return held
+
+
+def _merge_logprobs(merged: Any, value: dict[str, Any]) -> dict[str, Any]:
+    """Join a chunk's logprobs token lists (``content``, ``refusal``) to the stream's, in order."""
+    held: dict[str, Any] = merged if type(merged) is dict else {}
+    for key, tokens in value.items():
+        so_far = held.get(key)
+        if type(tokens) is list and type(so_far) is list:
+            so_far.extend(tokens)
+        elif type(tokens) is list:
+            held[key] = list(tokens)  # a copy: later chunks extend it
+        elif tokens is not None or key not in held:
+            held[key] = tokens
+    return held
+
+
+register_metadata_merge(HINTS, _merge_hints)
 
 
 def _read_delta(choice: dict[str, Any], path: str) -> StreamingChatMessageContent:
