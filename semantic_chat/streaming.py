@@ -338,6 +338,7 @@ class _Accumulator:
         self.role: AuthorRole | None = None
         self.entries: list[_Builder | KernelContent] = []
         self.calls_by_index: dict[int, _Builder] = {}
+        self.fragments_by_index: dict[tuple[type, int], _Builder] = {}
         self.calls_by_id: dict[str, _Builder] = {}
         self.last_call: _Builder | None = None
         self.fields: dict[str, Any] = {}
@@ -379,7 +380,10 @@ class _Accumulator:
         if isinstance(item, _JOINED_FRAGMENTS):
             last = self.entries[-1] if self.entries else None
             index = item.index
-            if not (
+            earlier = None if index is None else self.fragments_by_index.get((type(item), index))
+            if earlier is not None:  # its block streamed before other items: it goes on
+                last = earlier
+            elif not (
                 isinstance(last, _Builder)
                 and type(last.item) is type(item)
                 and (index is None or last.index is None or index == last.index)
@@ -388,6 +392,7 @@ class _Accumulator:
                 self.entries.append(last)
             if index is not None:
                 last.index = index
+                self.fragments_by_index[type(item), index] = last
             last.text.append(item.text)
             if isinstance(item, StreamingTextContent) and item.citations:
                 last.citations.extend(item.citations)
