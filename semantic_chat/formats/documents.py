@@ -28,6 +28,7 @@ __all__ = [
     "Kind",
     "Unwrapped",
     "holds_list_reply",
+    "holds_openai_body",
     "is_request",
     "kind_of",
     "read_enveloped",
@@ -318,6 +319,17 @@ def holds_list_reply(document: Any, kind: str) -> bool:
     if kind == "gemini_batch_result":
         return isinstance(document.get("response"), list)
     return False
+
+
+def holds_openai_body(document: Any, kind: str | None) -> bool:
+    """Whether an OpenAI reader reads the body of this line.
+
+    That is an OpenAI Batch line, or an Anthropic or Gemini results line holding a converted
+    reply (`holds_list_reply`).
+    """
+    return kind in ("batch_input", "batch_output") or (
+        kind is not None and holds_list_reply(document, kind)
+    )
 
 
 def read_enveloped(document: Any, read: Callable[[Any], Any]) -> Any:

@@ -24,7 +24,7 @@ from ..labels import AuthorRole
 from ..message import ChatMessageContent
 from .toolset import ToolSet
 
-__all__ = ["acall_tools", "call_tools"]
+__all__ = ["acall_tools", "call_tools", "check_call_options"]
 
 
 def call_tools(
@@ -118,6 +118,18 @@ def _calls(
     """Check the arguments of `call_tools` / `acall_tools`; return the calls to make."""
     if not isinstance(message, ChatMessageContent):
         raise InvalidTypeError.mismatch("message", "a ChatMessageContent", describe_type(message))
+    check_call_options(toolset, parallel, max_workers, timeout)
+    return message.function_calls
+
+
+def check_call_options(toolset: Any, parallel: Any, max_workers: Any, timeout: Any) -> None:
+    """Check the options `call_tools` and `acall_tools` take (and a run's, which uses them).
+
+    Raises:
+        InvalidTypeError: ``toolset`` is not a `ToolSet`, or an option of the wrong type.
+        InvalidValueError: ``max_workers`` below 1, or ``timeout`` not a positive, finite
+            number of seconds.
+    """
     if not isinstance(toolset, ToolSet):
         raise InvalidTypeError.mismatch("toolset", "a ToolSet", describe_type(toolset))
     if type(parallel) is not bool:
@@ -138,7 +150,6 @@ def _calls(
             raise InvalidValueError.mismatch(
                 "timeout", "a positive, finite number of seconds", repr(timeout)
             )
-    return message.function_calls
 
 
 def _timed_out(call: FunctionCallContent, timeout: float) -> FunctionResultContent:

@@ -41,7 +41,7 @@ from ..streaming import StreamingChatMessageContent
 from ..transcript import describe_citation, describe_item
 from ..usage import Usage
 from ..validation import check_flag
-from .collect import acall_tools, call_tools
+from .collect import acall_tools, call_tools, check_call_options
 
 if TYPE_CHECKING:
     from .toolset import ToolSet
@@ -329,11 +329,7 @@ class Run:
             InvalidValueError: ``max_workers`` below 1, or a ``timeout`` that is not a
                 positive, finite number of seconds.
         """
-        # Check the options once, as call_tools does, before any call is made.
-        call_tools(
-            ChatMessageContent(AuthorRole.ASSISTANT), toolset,
-            parallel=parallel, max_workers=max_workers, timeout=timeout,
-        )
+        check_call_options(toolset, parallel, max_workers, timeout)  # before any call
         pending = [tool_run for tool_run in self.tool_calls if tool_run.result is None]
 
         def timed(tool_run: ToolRun) -> tuple[FunctionResultContent, float]:
@@ -367,10 +363,7 @@ class Run:
             InvalidTypeError: as `call_tools`.
             InvalidValueError: as `call_tools`.
         """
-        await acall_tools(
-            ChatMessageContent(AuthorRole.ASSISTANT), toolset,
-            parallel=parallel, max_workers=max_workers, timeout=timeout,
-        )
+        check_call_options(toolset, parallel, max_workers, timeout)  # before any call
         pending = [tool_run for tool_run in self.tool_calls if tool_run.result is None]
         limit = asyncio.Semaphore(max_workers) if parallel and max_workers is not None else None
 

@@ -33,13 +33,6 @@ _RENAMED = {"max_output_tokens": "max_tokens"}
 _CHAT_ONLY = ("stop", "seed", "frequency_penalty", "presence_penalty")
 
 
-
-# Batch lines whose body is read here: OpenAI's lines, and an Anthropic or Gemini results
-# line holding a reply the command line converted to this format (a list: `holds_list_reply`).
-_ENVELOPES = frozenset(("batch_input", "batch_output"))
-_RESULT_LINES = frozenset(("anthropic_batch_result", "gemini_batch_result"))
-
-
 def from_payload(payload: Any, instructions: str | None = None) -> ChatHistory:
     """Read an ``input`` (a string or a list of items), or a whole Responses document.
 
@@ -57,9 +50,7 @@ def from_payload(payload: Any, instructions: str | None = None) -> ChatHistory:
         return reading.from_payload(payload, instructions)
     document = as_plain(payload, "")
     kind = documents.kind_of(document)
-    if kind in _ENVELOPES or (
-        kind in _RESULT_LINES and documents.holds_list_reply(document, kind)
-    ):
+    if documents.holds_openai_body(document, kind):
         history: ChatHistory = documents.read_enveloped(document, from_payload)
         return history
     if kind == "responses_request":
