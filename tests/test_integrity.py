@@ -722,6 +722,12 @@ SHOWN = [
         "[image/png, file id f1]",
         id="image-file-id",
     ),
+    pytest.param(ImageContent(file_id="f1"), "[image, file id f1]", id="image-file-id-no-type"),
+    pytest.param(AudioContent(file_id="f1"), "[audio, file id f1]", id="audio-file-id-no-type"),
+    pytest.param(
+        FileContent(file_id="f1", filename="a.pdf"), "[file, a.pdf, file id f1]",
+        id="file-file-id-no-type",
+    ),
     pytest.param(
         AudioContent.from_array(np.zeros(8000, np.int16), sample_rate=16000),
         "[audio/wav, 0.50 s, 16,044 bytes]",

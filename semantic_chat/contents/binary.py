@@ -233,12 +233,17 @@ class BinaryContent(KernelContent):
         return []
 
     def __str__(self) -> str:
-        """The URI, or a short description: ``[image/png, 64x48, 2,609 bytes]``."""
+        """The URI, or a short description: ``[image/png, 64x48, 2,609 bytes]``.
+
+        A file id without a media type names the kind instead (``[image, file id f1]``): the
+        provider knows the type, and claiming ``application/octet-stream`` would be wrong.
+        """
         if self._uri is not None:
             return self._uri
-        mime_type = self._mime_type or "application/octet-stream"
         if self._file_id is not None:
-            return f"[{', '.join([mime_type, *self._details(), f'file id {self._file_id}'])}]"
+            kind = self._mime_type or str.__str__(self.content_type)
+            return f"[{', '.join([kind, *self._details(), f'file id {self._file_id}'])}]"
+        mime_type = self._mime_type or "application/octet-stream"
         payload = self.data or b""
         return f"[{', '.join([mime_type, *self._details(), f'{len(payload):,} bytes'])}]"
 
