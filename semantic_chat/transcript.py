@@ -71,15 +71,35 @@ def describe_item(item: KernelContent) -> str:
     return f"[{item.content_type}] {_shorten(str(item))}"
 
 
-_UNITS = {"char": "characters", "page": "pages", "block": "blocks"}
+_UNITS = {"char": ("character", "characters"), "page": ("page", "pages"),
+          "block": ("block", "blocks")}
+"""A source unit's singular and plural name; another unit is named as it is given."""
+
+
+def _span(singular: str, plural: str, start: int, end: int | None) -> str:
+    """A span whose ``end`` is exclusive, said inclusively: ``page 2``, ``characters 0-11``.
+
+    An empty span is a point (``the point before character 7``), one without an end runs on
+    (``characters from 7``), and a reversed one is shown as given, saying its end is exclusive.
+    """
+    if end is None:
+        return f"{plural} from {start}"
+    if end == start:
+        return f"the point before {singular} {start}"
+    if end == start + 1:
+        return f"{singular} {start}"
+    if end > start:
+        return f"{plural} {start}-{end - 1}"
+    return f"{plural} {start} to {end} (end exclusive)"
 
 
 def describe_citation(citation: Citation) -> str:
     """One line saying what a citation points at: its source, the words quoted, where.
 
     ``[citation] Colours: "The sky is blue." (pages 2-3 of source 0)``; the span of the text
-    it supports is given when it has one (``for characters 0-12``). `render_transcript` shows
-    a text's citations on the lines after it.
+    it supports is given when it has one (``for characters 0-11``). Spans are said inclusive
+    (a citation's end is exclusive: start 2 and end 4 are ``pages 2-3``, end 3 ``page 2``).
+    `render_transcript` shows a text's citations on the lines after it.
     """
     source = citation.title or citation.url or citation.filename or citation.file_id
     parts = [source if source else "a source"]
@@ -90,14 +110,15 @@ def describe_citation(citation: Citation) -> str:
         parts.append(json.dumps(_shorten(citation.cited_text), ensure_ascii=False))
     where = []
     if citation.source_start is not None:
-        unit = _UNITS.get(citation.source_unit or "", citation.source_unit or "positions")
-        end = "" if citation.source_end is None else f"-{citation.source_end}"
-        where.append(f"{unit} {citation.source_start}{end}")
+        unit = citation.source_unit
+        named = (unit, unit) if unit else ("position", "positions")
+        singular, plural = _UNITS.get(unit or "", named)
+        where.append(_span(singular, plural, citation.source_start, citation.source_end))
     if citation.source_index is not None:
         where.append(f"{'of ' if where else ''}source {citation.source_index}")
     if citation.text_start is not None:
-        end = "" if citation.text_end is None else f"-{citation.text_end}"
-        where.append(f"for characters {citation.text_start}{end}")
+        span = _span("character", "characters", citation.text_start, citation.text_end)
+        where.append(f"for {span}")
     text = "[citation] " + " ".join(parts)
     return f"{text} ({' '.join(where)})" if where else text
 

@@ -14,20 +14,20 @@ from semantic_chat.transcript import describe_citation, render_transcript
         (
             Citation(cited_text="The sky is blue.", title="Colours", source_index=0,
                      source_start=2, source_end=3, source_unit="page"),
-            '[citation] Colours: "The sky is blue." (pages 2-3 of source 0)',
+            '[citation] Colours: "The sky is blue." (page 2 of source 0)',
         ),
         (
             Citation(url="https://example.com/sky", title="Sky", text_start=0, text_end=12),
-            "[citation] Sky <https://example.com/sky> (for characters 0-12)",
+            "[citation] Sky <https://example.com/sky> (for characters 0-11)",
         ),
         (
             Citation(url="https://example.com/sky", cited_text="blue"),
             '[citation] https://example.com/sky: "blue"',
         ),
         (Citation(file_id="file_1", filename="r.pdf", source_index=2), "[citation] r.pdf (source 2)"),
-        (Citation(file_id="file_1", text_start=7), "[citation] file_1 (for characters 7)"),
+        (Citation(file_id="file_1", text_start=7), "[citation] file_1 (for characters from 7)"),
         (Citation(source_start=4, source_end=9, source_unit="char"),
-         "[citation] a source (characters 4-9)"),
+         "[citation] a source (characters 4-8)"),
         (Citation(), "[citation] a source"),
     ],
 )
@@ -52,11 +52,11 @@ def test_citations_are_listed_under_the_text_they_support() -> None:
     assert render_transcript([message]).splitlines() == [
         "── assistant",
         "   The sky is blue.",
-        '     [citation] Colours: "blue sky" (characters 3-11 of source 0)',
+        '     [citation] Colours: "blue sky" (characters 3-10 of source 0)',
         "     [citation] https://example.com/sky",
         "   Anything else?",
     ]
     coloured = render_transcript([message], color=True).splitlines()
     assert coloured[2] == (
-        '     \x1b[2m[citation] Colours: "blue sky" (characters 3-11 of source 0)\x1b[0m'
+        '     \x1b[2m[citation] Colours: "blue sky" (characters 3-10 of source 0)\x1b[0m'
     )

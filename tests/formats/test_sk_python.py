@@ -461,7 +461,7 @@ def test_what_semantic_kernel_cannot_hold_is_reported_where_it_is():
         "messages[1].items[1].signature: dropped: Semantic Kernel (Python) cannot carry a "
         "reasoning signature",
         "messages[1].items[2].citations[0].source_index: dropped: Semantic Kernel (Python) "
-        "cannot carry source_index in a annotation annotation",
+        "cannot carry source_index in a Semantic Kernel annotation",
         "messages[1].finish_reason: dropped: Semantic Kernel (Python) cannot carry the finish "
         "reason 'pause_turn'",
         "messages[2].items[0].is_error: dropped: Semantic Kernel (Python) cannot carry a "

@@ -358,8 +358,9 @@ def _write_annotation(
 ) -> tuple[dict[str, Any], int | None]:
     """A citation as an annotation item, and where it stood among the items when read."""
     fields_only = attrs.evolve(citation, metadata={})  # its metadata is written, below
+    # The loss reads "... cannot carry source_index in a Semantic Kernel annotation".
     report_citation_losses(
-        fields_only, _ANNOTATION_CARRIES, "annotation", path, FORMAT, on_unsupported
+        fields_only, _ANNOTATION_CARRIES, "Semantic Kernel", path, FORMAT, on_unsupported
     )
     hints = citation.metadata.get(HINTS)
     hints = hints if isinstance(hints, dict) else {}
