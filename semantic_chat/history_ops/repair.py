@@ -1,7 +1,9 @@
 """Repair a history so that a wire format takes it, and say what a format would refuse in it.
 
 Every provider refuses a tool result whose call is not in the message right before the
-results, and a call that is never answered; Anthropic and Gemini also want user and
+results, and a call that is never answered; those that pair by id refuse two calls of one id
+(replies read one by one from Gemini, which sends no ids, each get the made-up ids
+``gemini-call-0-<k>``); Anthropic and Gemini also want user and
 assistant turns to alternate, with system text only before the first turn. `validate` reports
 each such problem where it is (``messages[4].items[0]``), with what the format's writer
 would refuse or leave out; `repair` fixes the pairing and ordering ones and reports each
@@ -32,9 +34,9 @@ from ..trusted import new_history
 
 __all__ = ["MISSING_RESULT", "Action", "Change", "repair", "validate"]
 
-Action = Literal["dropped", "moved", "added", "merged"]
+Action = Literal["dropped", "moved", "added", "merged", "renamed"]
 """What `repair` did at a place: left something out, put it elsewhere, added an error
-result, or joined a message into the one before it."""
+result, joined a message into the one before it, or gave a call (and its results) a new id."""
 
 MISSING_RESULT = "no result was recorded for this call"
 """The text of the error result `repair` adds for a call that was never answered (after
@@ -59,7 +61,8 @@ class Change:
     a whole message, ``messages[4].items[1]`` for one item."""
 
     action: Action
-    """What was done there: ``"dropped"``, ``"moved"``, ``"added"`` or ``"merged"``."""
+    """What was done there: ``"dropped"``, ``"moved"``, ``"added"``, ``"merged"`` or
+    ``"renamed"``."""
 
     message: str
     """What it was done to, and why, without the location: ``an orphan result for call 'x'``."""
@@ -221,6 +224,92 @@ class _Pairing:
         return [call for group in self.groups for call in group.calls if not call.answered]
 
 
+def _reused_ids(worklist: Sequence[ChatMessageContent]) -> list[tuple[int, int, int, int]]:
+    """Each call whose id an earlier call has: its position and item, and the first's."""
+    first: dict[str, tuple[int, int]] = {}
+    reused = []
+    for position, message in enumerate(worklist):
+        if message.role != _ASSISTANT:
+            continue
+        for index, item in enumerate(message.items):
+            if isinstance(item, FunctionCallContent) and item.id is not None:
+                earlier = first.setdefault(item.id, (position, index))
+                if earlier != (position, index):
+                    reused.append((position, index, *earlier))
+    return reused
+
+
+def _renamed_ids(
+    worklist: list[ChatMessageContent], paths: Sequence[str], reason: str
+) -> tuple[list[ChatMessageContent], list[tuple[int, int, Change]]]:
+    """``worklist`` with each reused call id made unique, and the changes, by position.
+
+    The later call gets ``<id>-2`` (``-3`` ...: the first suffix no item uses), and so do the
+    results after it that name the old id, up to the next call of that id: the results
+    pairing gives it (a result answers the latest earlier call of its id).
+    """
+    reused = _reused_ids(worklist)
+    if not reused:
+        return worklist, []
+    taken = {
+        text
+        for message in worklist
+        for item in message.items
+        for text in (getattr(item, "id", None), getattr(item, "call_id", None))
+        if isinstance(text, str)
+    }
+    at = {(position, index): (p, i) for position, index, p, i in reused}
+    active: dict[str, str] = {}  # an old id -> the new id its results take from here on
+    found: list[tuple[int, int, Change]] = []
+    renamed = list(worklist)
+    for position, message in enumerate(worklist):
+        items = list(message.items)
+        changed = False
+        for index, item in enumerate(items):
+            if isinstance(item, FunctionCallContent) and item.id is not None:
+                first = at.get((position, index))
+                if first is None:
+                    continue
+                new = _free_id(item.id, taken)
+                active[item.id] = new
+                what = (
+                    f"{_call_text(item)} to {new!r}, with its results: the call at "
+                    f"{paths[first[0]]}.items[{first[1]}] has its id ({reason})"
+                )
+                change = Change(f"{paths[position]}.items[{index}]", "renamed", what)
+                found.append((position, index, change))
+                items[index] = _with_id(item, new)
+                changed = True
+            elif isinstance(item, FunctionResultContent) and item.call_id in active:
+                items[index] = _with_call_id(item, active[item.call_id])
+                changed = True
+        if changed:
+            renamed[position] = _with_items(message, items)
+    return renamed, found
+
+
+def _free_id(old: str, taken: set[str]) -> str:
+    """``<old>-2``, or the first of ``-3``, ``-4`` ... that no item uses (then taken)."""
+    suffix = 2
+    while f"{old}-{suffix}" in taken:
+        suffix += 1
+    new = f"{old}-{suffix}"
+    taken.add(new)
+    return new
+
+
+def _with_id(call: FunctionCallContent, new: str) -> FunctionCallContent:
+    changed = copy.copy(call)
+    changed.id = new
+    return changed
+
+
+def _with_call_id(result: FunctionResultContent, new: str) -> FunctionResultContent:
+    changed = copy.copy(result)
+    changed.call_id = new
+    return changed
+
+
 def _answers_only(message: ChatMessageContent) -> bool:
     """Whether a message can stand in an answer block: a user or tool message of results."""
     items = message.items
@@ -257,13 +346,15 @@ def validate(history: ChatHistory, for_format: str | None = None) -> list[Proble
     """Return every problem a provider would meet in ``history``: pairing, order, and writing.
 
     Always: a result whose call is not in the message right before its results (they may be
-    spread over several tool messages, in any order), a second result for one call, and a
-    call never answered (`Problem` errors, at the item). With ``for_format`` (a registered
-    format's name) also what that format asks: for Anthropic and Gemini, a run of user or of
-    assistant messages (a warning: Anthropic joins them, Gemini may refuse them), then every
-    problem its writer meets (`semantic_chat.formats.validate`'s rules: what it refuses is an
-    error, what it leaves out with a `ConversionWarning` a warning, such as a system message
-    after the first turn). An empty list means the history is written and sent as it is.
+    spread over several tool messages, in any order), a second result for one call, a call
+    never answered, and, for every format but Gemini (whose writer leaves ids out), a call
+    with the id of an earlier call (`Problem` errors, at the item). With ``for_format`` (a
+    registered format's name) also what that format asks: for Anthropic and Gemini, a run of
+    user or of assistant messages (a warning: Anthropic joins them, Gemini may refuse them),
+    then every problem its writer meets (`semantic_chat.formats.validate`'s rules: what it
+    refuses is an error, what it leaves out with a `ConversionWarning` a warning, such as a
+    system message after the first turn). An empty list means the history is written and
+    sent as it is.
 
     Raises:
         InvalidTypeError: ``history`` is not a `ChatHistory`.
@@ -293,6 +384,16 @@ def validate(history: ChatHistory, for_format: str | None = None) -> list[Proble
         path = f"{paths[call.position]}.items[{call.item}]"
         problem = Problem(path, f"{_call_text(call.call)} has no result")
         found.append((order[call.position], call.item, problem))
+    if _needs_unique_ids(wire):
+        for position, index, first, first_index in _reused_ids(worklist):
+            reused = worklist[position].items[index]
+            assert isinstance(reused, FunctionCallContent)
+            text = (
+                f"{_call_text(reused)} has the id of the call at {paths[first]}.items"
+                f"[{first_index}]: {_unique_reason(wire)}"
+            )
+            path = f"{paths[position]}.items[{index}]"
+            found.append((order[position], index, Problem(path, text)))
     if rules is not None and rules.alternate:
         previous: ChatMessageContent | None = None
         for position, message in enumerate(worklist):
@@ -361,7 +462,9 @@ def repair(
     result (`MISSING_RESULT`, ``is_error=True``, the call's id and name; for a format that
     has no error flag on results, ``"Error: "`` starts its text instead). Moved and added
     results go in one new tool message right after the call's own results (or the call), in
-    the order of the calls; a message left without items is dropped.
+    the order of the calls; a message left without items is dropped. For every format but
+    Gemini, a call with the id of an earlier call gets a new one (``<id>-2``), and so do the
+    results after it that name that id (those it is answered by).
 
     With ``for_format`` (a registered format's name) also that format's order: for Anthropic
     and Gemini, system and developer messages after the first turn are moved to the top
@@ -385,7 +488,8 @@ def repair(
     order = _order(messages, rules)
     changes = _moved_instructions(messages, order, rules)
     flag = wire is None or _carries_error_flag(wire)
-    built = _repair_pairing(messages, order, changes, flag)
+    unique = _unique_reason(wire) if _needs_unique_ids(wire) else None
+    built = _repair_pairing(messages, order, changes, flag, unique)
     if rules is not None and rules.alternate:
         built = _merge_turns(built, rules, changes)
     return new_history([message for message, _ in built], history.options), changes
@@ -418,6 +522,19 @@ def _format(for_format: str | None) -> tuple[WireFormat | None, _Rules | None]:
     except SemanticChatError as error:
         raise error.with_path("for_format") from None
     return wire, _RULES.get(wire.name)
+
+
+def _needs_unique_ids(wire: WireFormat | None) -> bool:
+    """Whether a format pairs results with calls by id (all but Gemini, which writes none)."""
+    return wire is None or wire.name != gemini.NAME
+
+
+def _unique_reason(wire: WireFormat | None) -> str:
+    """Why a reused call id is a problem, naming the format (``Anthropic needs ...``)."""
+    if wire is None:
+        return "each call's id must be unique"
+    rules = _RULES.get(wire.name)
+    return f"{rules.label if rules is not None else wire.name} needs each call's id to be unique"
 
 
 def _order(messages: list[ChatMessageContent], rules: _Rules | None) -> list[int]:
@@ -462,21 +579,29 @@ def _moved_instructions(
 
 
 def _repair_pairing(
-    messages: list[ChatMessageContent], order: list[int], changes: list[Change], flag: bool
+    messages: list[ChatMessageContent],
+    order: list[int],
+    changes: list[Change],
+    flag: bool,
+    unique: str | None,
 ) -> list[tuple[ChatMessageContent, str | None]]:
     """The messages in ``order`` with results paired, each with its path (``None``: new).
 
     The changes are added to ``changes`` in the order of the history; ``flag`` says whether
-    an added error result may carry ``is_error`` (else its text says it).
+    an added error result may carry ``is_error`` (else its text says it); ``unique`` is why
+    reused call ids are renamed first (``None``: they are not).
     """
     paths = [f"messages[{index}]" for index in order]
     worklist = [messages[index] for index in order]
+    found: list[tuple[int, int, Change]] = []
+    if unique is not None:
+        worklist, renamed = _renamed_ids(worklist, paths, unique)
+        found.extend((order[position], index, change) for position, index, change in renamed)
     pairing = _Pairing(worklist)
     for call in pairing.unanswered():
         call.group.extra.append((call.order, _missing(call.call, flag)))
     ends = {group.end: group for group in pairing.groups if group.extra}
     built: list[tuple[ChatMessageContent, str | None]] = []
-    found: list[tuple[int, int, Change]] = []
     for position, message in enumerate(worklist):
         path = paths[position]
         removed = pairing.removed.get(position)

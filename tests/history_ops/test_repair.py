@@ -246,7 +246,9 @@ def test_a_reused_id_answers_the_latest_call() -> None:
     )
     repaired, changes = repair(history)
     assert [str(change) for change in changes] == [
-        "messages[0].items[0]: added an error result for call 'c1' (f), which was never answered"
+        "messages[0].items[0]: added an error result for call 'c1' (f), which was never answered",
+        "messages[2].items[0]: renamed call 'c1' (g) to 'c1-2', with its results: the call at "
+        "messages[0].items[0] has its id (each call's id must be unique)",
     ]
     assert shape(repaired) == [
         ("assistant", ["f({})"]),
@@ -255,6 +257,8 @@ def test_a_reused_id_answers_the_latest_call() -> None:
         ("assistant", ["g({})"]),
         ("tool", ["from g"]),
     ]
+    assert [item.id for item in repaired[3].items] == ["c1-2"]
+    assert [item.call_id for item in repaired[4].items] == ["c1-2"]
 
 
 def test_calls_without_ids_pair_by_name_as_gemini_does() -> None:
@@ -484,3 +488,78 @@ def test_repair_makes_every_format_take_any_history(history: ChatHistory) -> Non
     for (message, items), now in zip(objects, history, strict=True):
         assert message is now
         assert all(a is b for a, b in zip(items, now.items, strict=True))
+
+
+def _gemini_reply(city: str) -> dict[str, Any]:
+    """A Gemini Developer API answer: a function call without an id."""
+    call_part = {"function_call": {"name": "get_weather", "args": {"city": city}}}
+    content = {"role": "model", "parts": [call_part]}
+    return {"candidates": [{"content": content, "finish_reason": "STOP", "index": 0}]}
+
+
+def _gemini_loop() -> ChatHistory:
+    """An agent loop that reads each Gemini reply with from_response: ids made twice alike."""
+    from semantic_chat.formats import gemini
+
+    history = ChatHistory()
+    history.add_user_message("Weather in Paris?")
+    first = gemini.from_response(_gemini_reply("Paris"))
+    history.append(first)
+    history.add_tool_message({"t": 18}, call_id=first.function_calls[0].id)
+    history.add_user_message("And in Oslo?")
+    second = gemini.from_response(_gemini_reply("Oslo"))
+    history.append(second)
+    history.add_tool_message({"t": 3}, call_id=second.function_calls[0].id)
+    return history
+
+
+def test_calls_read_one_reply_at_a_time_from_gemini_reuse_an_id_anthropic_refuses() -> None:
+    history = _gemini_loop()
+    assert [str(problem) for problem in validate(history, "anthropic")] == [
+        "messages[4].items[0]: call 'gemini-call-0-0' (get_weather) has the id of the call at "
+        "messages[1].items[0]: Anthropic needs each call's id to be unique"
+    ]
+    fixed, changes = repair(history, for_format="anthropic")
+    assert [str(change) for change in changes] == [
+        "messages[4].items[0]: renamed call 'gemini-call-0-0' (get_weather) to "
+        "'gemini-call-0-0-2', with its results: the call at messages[1].items[0] has its id "
+        "(Anthropic needs each call's id to be unique)"
+    ]
+    blocks = [
+        (block["type"], block.get("id") or block.get("tool_use_id"))
+        for turn in formats.anthropic.to_payload(fixed)["messages"]
+        if isinstance(turn["content"], list)
+        for block in turn["content"]
+        if block["type"] != "text"
+    ]
+    assert blocks == [
+        ("tool_use", "gemini-call-0-0"),
+        ("tool_result", "gemini-call-0-0"),
+        ("tool_use", "gemini-call-0-0-2"),
+        ("tool_result", "gemini-call-0-0-2"),
+    ]
+    assert validate(fixed, "anthropic") == []
+    assert history[4].items[0].id == "gemini-call-0-0"  # nothing given is changed
+
+
+def test_gemini_takes_reused_ids_its_writer_leaves_out() -> None:
+    history = _gemini_loop()
+    assert validate(history, "gemini") == []
+    assert repair(history, for_format="gemini") == (history, [])
+
+
+def test_a_renamed_id_skips_the_suffixes_other_items_use() -> None:
+    history = ChatHistory([
+        assistant(call("c1")), tool(result("c1")),
+        assistant(call("c1-2")), tool(result("c1-2")),
+        assistant(call("c1")), tool(result("c1", "second")),
+        assistant(call("c1")), tool(result("c1", "third")),
+    ])
+    fixed, changes = repair(history, for_format="openai-chat")
+    assert [change.path for change in changes] == ["messages[4].items[0]", "messages[6].items[0]"]
+    assert [item.id for message in fixed for item in message.function_calls] == [
+        "c1", "c1-2", "c1-3", "c1-4"
+    ]
+    assert [item.call_id for message in fixed for item in message.items
+            if isinstance(item, FunctionResultContent)] == ["c1", "c1-2", "c1-3", "c1-4"]
+    assert "openai-chat needs each call's id to be unique" in changes[0].message
