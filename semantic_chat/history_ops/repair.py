@@ -16,7 +16,7 @@ import copy
 import functools
 import re
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import attrs
 
@@ -44,6 +44,10 @@ MISSING_RESULT = "no result was recorded for this call"
 
 _ITEM = re.compile(r"(?<=^messages\[)(\d+)\]\.items\[(\d+)\]")
 """A path's message and item index (``messages[3].items[1]``), to map a probe's path back."""
+
+_PLAIN_ID = re.compile(r"[A-Za-z0-9_-]+")
+"""The ids Anthropic takes for a ``tool_use`` (its API refuses others with a 400)."""
+_NOT_PLAIN = re.compile(r"[^A-Za-z0-9_-]")
 
 _ASSISTANT, _TOOL, _USER = AuthorRole.ASSISTANT, AuthorRole.TOOL, AuthorRole.USER
 _INSTRUCTIONS = frozenset((AuthorRole.SYSTEM, AuthorRole.DEVELOPER))
@@ -84,9 +88,12 @@ class _Rules:
     instructions_first: bool
     """System and developer messages may only come before the first turn."""
 
+    plain_ids: bool = False
+    """A call's id may hold only letters, digits, ``_`` and ``-`` (`_PLAIN_ID`)."""
+
 
 _RULES = {
-    anthropic.NAME: _Rules("Anthropic", alternate=True, instructions_first=True),
+    anthropic.NAME: _Rules("Anthropic", alternate=True, instructions_first=True, plain_ids=True),
     gemini.NAME: _Rules("Gemini", alternate=True, instructions_first=True),
 }
 """The formats with ordering rules; the others (OpenAI's, this library's) take any order."""
@@ -224,32 +231,76 @@ class _Pairing:
         return [call for group in self.groups for call in group.calls if not call.answered]
 
 
-def _reused_ids(worklist: Sequence[ChatMessageContent]) -> list[tuple[int, int, int, int]]:
-    """Each call whose id an earlier call has: its position and item, and the first's."""
+class _IdFault(NamedTuple):
+    """Why a format refuses a call's id, as a problem and as a renaming says it."""
+
+    problem: str
+    """After the call: ``has the id of the call at messages[1].items[0]: ...``."""
+
+    reason: str
+    """After the new id: ``the call at messages[1].items[0] has its id (...)``."""
+
+    base: str
+    """What the new id is made from: the id itself, or its characters the format takes."""
+
+
+def _id_faults(
+    worklist: Sequence[ChatMessageContent], paths: Sequence[str], wire: WireFormat | None
+) -> dict[tuple[int, int], _IdFault]:
+    """Each call whose id the format refuses, by position and item: reused, or ill-formed.
+
+    Every format but Gemini (whose writer leaves ids out) pairs by id, so an id must be
+    unique; Anthropic also takes only letters, digits, ``_`` and ``-`` in one.
+    """
+    if wire is not None and wire.name == gemini.NAME:
+        return {}
+    if wire is None:
+        label, plain, unique = "", False, "each call's id must be unique"
+    else:
+        rules = _RULES.get(wire.name)
+        label = wire.name if rules is None else rules.label
+        plain = rules is not None and rules.plain_ids
+        unique = f"{label} needs each call's id to be unique"
     first: dict[str, tuple[int, int]] = {}
-    reused = []
+    faults: dict[tuple[int, int], _IdFault] = {}
     for position, message in enumerate(worklist):
         if message.role != _ASSISTANT:
             continue
         for index, item in enumerate(message.items):
-            if isinstance(item, FunctionCallContent) and item.id is not None:
-                earlier = first.setdefault(item.id, (position, index))
-                if earlier != (position, index):
-                    reused.append((position, index, *earlier))
-    return reused
+            if not isinstance(item, FunctionCallContent) or item.id is None:
+                continue
+            call_id = item.id
+            earlier = first.setdefault(call_id, (position, index))
+            if plain and not _PLAIN_ID.fullmatch(call_id):
+                takes = "letters, digits, '_' and '-' only"
+                faults[position, index] = _IdFault(
+                    f"has an id {label} refuses ({takes})",
+                    f"{label} refuses its id ({takes})",
+                    _NOT_PLAIN.sub("_", call_id) or "call",
+                )
+            elif earlier != (position, index):
+                at = f"{paths[earlier[0]]}.items[{earlier[1]}]"
+                faults[position, index] = _IdFault(
+                    f"has the id of the call at {at}: {unique}",
+                    f"the call at {at} has its id ({unique})",
+                    call_id,
+                )
+    return faults
 
 
 def _renamed_ids(
-    worklist: list[ChatMessageContent], paths: Sequence[str], reason: str
+    worklist: list[ChatMessageContent], paths: Sequence[str], wire: WireFormat | None
 ) -> tuple[list[ChatMessageContent], list[tuple[int, int, Change]]]:
-    """``worklist`` with each reused call id made unique, and the changes, by position.
+    """``worklist`` with each call id the format refuses replaced, and the changes.
 
-    The later call gets ``<id>-2`` (``-3`` ...: the first suffix no item uses), and so do the
-    results after it that name the old id, up to the next call of that id: the results
-    pairing gives it (a result answers the latest earlier call of its id).
+    A reused id becomes ``<id>-2`` (``-3`` ...: the first suffix no item uses); an ill-formed
+    one its characters the format takes (the others as ``_``), suffixed the same way if
+    another item has that id. The results after the call that name its old id, up to the
+    next call of that id, take the new one: those pairing gives it (a result answers the
+    latest earlier call of its id). Changes come with their position and item index.
     """
-    reused = _reused_ids(worklist)
-    if not reused:
+    faults = _id_faults(worklist, paths, wire)
+    if not faults:
         return worklist, []
     taken = {
         text
@@ -258,7 +309,6 @@ def _renamed_ids(
         for text in (getattr(item, "id", None), getattr(item, "call_id", None))
         if isinstance(text, str)
     }
-    at = {(position, index): (p, i) for position, index, p, i in reused}
     active: dict[str, str] = {}  # an old id -> the new id its results take from here on
     found: list[tuple[int, int, Change]] = []
     renamed = list(worklist)
@@ -267,15 +317,13 @@ def _renamed_ids(
         changed = False
         for index, item in enumerate(items):
             if isinstance(item, FunctionCallContent) and item.id is not None:
-                first = at.get((position, index))
-                if first is None:
+                fault = faults.get((position, index))
+                if fault is None:
+                    active.pop(item.id, None)  # a call of its own: its results keep the id
                     continue
-                new = _free_id(item.id, taken)
+                new = _free_id(fault.base, taken)
                 active[item.id] = new
-                what = (
-                    f"{_call_text(item)} to {new!r}, with its results: the call at "
-                    f"{paths[first[0]]}.items[{first[1]}] has its id ({reason})"
-                )
+                what = f"{_call_text(item)} to {new!r}, with its results: {fault.reason}"
                 change = Change(f"{paths[position]}.items[{index}]", "renamed", what)
                 found.append((position, index, change))
                 items[index] = _with_id(item, new)
@@ -289,7 +337,13 @@ def _renamed_ids(
 
 
 def _free_id(old: str, taken: set[str]) -> str:
-    """``<old>-2``, or the first of ``-3``, ``-4`` ... that no item uses (then taken)."""
+    """``old`` if no item uses it, else ``<old>-2`` or the first of ``-3``, ``-4`` ... free.
+
+    The id returned is taken from then on.
+    """
+    if old not in taken:
+        taken.add(old)
+        return old
     suffix = 2
     while f"{old}-{suffix}" in taken:
         suffix += 1
@@ -384,16 +438,12 @@ def validate(history: ChatHistory, for_format: str | None = None) -> list[Proble
         path = f"{paths[call.position]}.items[{call.item}]"
         problem = Problem(path, f"{_call_text(call.call)} has no result")
         found.append((order[call.position], call.item, problem))
-    if _needs_unique_ids(wire):
-        for position, index, first, first_index in _reused_ids(worklist):
-            reused = worklist[position].items[index]
-            assert isinstance(reused, FunctionCallContent)
-            text = (
-                f"{_call_text(reused)} has the id of the call at {paths[first]}.items"
-                f"[{first_index}]: {_unique_reason(wire)}"
-            )
-            path = f"{paths[position]}.items[{index}]"
-            found.append((order[position], index, Problem(path, text)))
+    for (position, index), fault in _id_faults(worklist, paths, wire).items():
+        refused = worklist[position].items[index]
+        assert isinstance(refused, FunctionCallContent)
+        text = f"{_call_text(refused)} {fault.problem}"
+        path = f"{paths[position]}.items[{index}]"
+        found.append((order[position], index, Problem(path, text)))
     if rules is not None and rules.alternate:
         previous: ChatMessageContent | None = None
         for position, message in enumerate(worklist):
@@ -488,8 +538,7 @@ def repair(
     order = _order(messages, rules)
     changes = _moved_instructions(messages, order, rules)
     flag = wire is None or _carries_error_flag(wire)
-    unique = _unique_reason(wire) if _needs_unique_ids(wire) else None
-    built = _repair_pairing(messages, order, changes, flag, unique)
+    built = _repair_pairing(messages, order, changes, flag, wire)
     if rules is not None and rules.alternate:
         built = _merge_turns(built, rules, changes)
     return new_history([message for message, _ in built], history.options), changes
@@ -522,19 +571,6 @@ def _format(for_format: str | None) -> tuple[WireFormat | None, _Rules | None]:
     except SemanticChatError as error:
         raise error.with_path("for_format") from None
     return wire, _RULES.get(wire.name)
-
-
-def _needs_unique_ids(wire: WireFormat | None) -> bool:
-    """Whether a format pairs results with calls by id (all but Gemini, which writes none)."""
-    return wire is None or wire.name != gemini.NAME
-
-
-def _unique_reason(wire: WireFormat | None) -> str:
-    """Why a reused call id is a problem, naming the format (``Anthropic needs ...``)."""
-    if wire is None:
-        return "each call's id must be unique"
-    rules = _RULES.get(wire.name)
-    return f"{rules.label if rules is not None else wire.name} needs each call's id to be unique"
 
 
 def _order(messages: list[ChatMessageContent], rules: _Rules | None) -> list[int]:
@@ -583,20 +619,19 @@ def _repair_pairing(
     order: list[int],
     changes: list[Change],
     flag: bool,
-    unique: str | None,
+    wire: WireFormat | None,
 ) -> list[tuple[ChatMessageContent, str | None]]:
     """The messages in ``order`` with results paired, each with its path (``None``: new).
 
     The changes are added to ``changes`` in the order of the history; ``flag`` says whether
-    an added error result may carry ``is_error`` (else its text says it); ``unique`` is why
-    reused call ids are renamed first (``None``: they are not).
+    an added error result may carry ``is_error`` (else its text says it). Call ids ``wire``
+    (the format, ``None`` for any) refuses are replaced first (`_renamed_ids`).
     """
     paths = [f"messages[{index}]" for index in order]
     worklist = [messages[index] for index in order]
     found: list[tuple[int, int, Change]] = []
-    if unique is not None:
-        worklist, renamed = _renamed_ids(worklist, paths, unique)
-        found.extend((order[position], index, change) for position, index, change in renamed)
+    worklist, renamed = _renamed_ids(worklist, paths, wire)
+    found.extend((order[position], index, change) for position, index, change in renamed)
     pairing = _Pairing(worklist)
     for call in pairing.unanswered():
         call.group.extra.append((call.order, _missing(call.call, flag)))

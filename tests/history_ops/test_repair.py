@@ -440,7 +440,7 @@ def messy_histories(draw: st.DrawFn) -> ChatHistory:
         elif kind == "calls":
             calls = [
                 FunctionCallContent(
-                    draw(st.sampled_from(["a", "b", f"call_{len(made) + k}"])),
+                    draw(st.sampled_from(["a", "b", "fn.a:0", f"call_{len(made) + k}"])),
                     draw(st.sampled_from(["weather", "time"])),
                     draw(_ARGUMENTS),
                 )
@@ -563,3 +563,29 @@ def test_a_renamed_id_skips_the_suffixes_other_items_use() -> None:
     assert [item.call_id for message in fixed for item in message.items
             if isinstance(item, FunctionResultContent)] == ["c1", "c1-2", "c1-3", "c1-4"]
     assert "openai-chat needs each call's id to be unique" in changes[0].message
+
+
+def test_a_call_id_anthropic_refuses_is_reported_and_replaced_with_its_results() -> None:
+    history = ChatHistory([
+        ChatMessageContent("user", "Weather in Paris?"),
+        assistant(call("functions.get_weather:0", "get_weather"), call("functions_get_weather_0")),
+        tool(result("functions.get_weather:0", "18 C"), result("functions_get_weather_0")),
+    ])
+    assert [str(problem) for problem in validate(history, "anthropic")] == [
+        "messages[1].items[0]: call 'functions.get_weather:0' (get_weather) has an id Anthropic "
+        "refuses (letters, digits, '_' and '-' only)"
+    ]
+    assert validate(history, "openai-chat") == []
+    fixed, changes = repair(history, for_format="anthropic")
+    assert [str(change) for change in changes] == [
+        "messages[1].items[0]: renamed call 'functions.get_weather:0' (get_weather) to "
+        "'functions_get_weather_0-2', with its results: Anthropic refuses its id (letters, "
+        "digits, '_' and '-' only)"
+    ]
+    assert [item.id for item in fixed[1].items] == [
+        "functions_get_weather_0-2", "functions_get_weather_0"
+    ]
+    assert [item.call_id for item in fixed[2].items] == [
+        "functions_get_weather_0-2", "functions_get_weather_0"
+    ]
+    assert validate(fixed, "anthropic") == []
