@@ -381,9 +381,8 @@ CITATIONS = [
     ),
     pytest.param(
         {"type": "page_location", "cited_text": "Revenue grew.", "document_index": 1,
-         "document_title": None, "start_page_number": 2, "end_page_number": 3,
-         "file_id": "file_9"},
-        Citation(cited_text="Revenue grew.", file_id="file_9", source_index=1,
+         "document_title": None, "start_page_number": 2, "end_page_number": 3},
+        Citation(cited_text="Revenue grew.", source_index=1,
                  source_start=2, source_end=3, source_unit="page",
                  metadata={"anthropic": {"type": "page_location", "document_title": None}}),
         id="page_location",

@@ -7,8 +7,10 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from format_helpers import validate_anthropic_payload
 
 from semantic_chat import ChatHistory, Citation, TextContent
+from semantic_chat.errors import UnsupportedContentError
 from semantic_chat.formats import anthropic, sk_python
 from semantic_chat.transcript import describe_citation
 
@@ -86,3 +88,55 @@ def test_a_semantic_kernel_annotation_loss_reads_as_english() -> None:
         "messages[0].items[0].citations[0].source_index: dropped: Semantic Kernel (Python) "
         "cannot carry source_index in a Semantic Kernel annotation"
     ]
+
+
+# -- Anthropic: a request's citation never carries a file_id --------------------------------
+
+def _anthropic_cited(file_id: str | None) -> dict[str, Any]:
+    citation = {
+        "type": "char_location", "cited_text": "The grass is green.", "document_index": 0,
+        "document_title": "Plain", "start_char_index": 0, "end_char_index": 19,
+        "file_id": file_id,
+    }
+    return {
+        "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-x",
+        "stop_reason": "end_turn", "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+        "content": [{"type": "text", "text": "green", "citations": [citation]}],
+    }
+
+
+_REQUEST_CITATION = {
+    "type": "char_location", "cited_text": "The grass is green.", "document_index": 0,
+    "document_title": "Plain", "start_char_index": 0, "end_char_index": 19,
+}
+
+
+def test_a_file_id_read_from_a_response_is_left_out_of_the_request_with_a_warning() -> None:
+    message = anthropic.from_response(_anthropic_cited("file_1"))
+    assert message.items[0].citations[0].file_id == "file_1"
+    history = ChatHistory([message])
+    payload, caught = _written(anthropic, history)
+    assert payload["messages"][0]["content"] == [
+        {"type": "text", "text": "green", "citations": [_REQUEST_CITATION]}
+    ]
+    assert caught == [
+        "messages[0].items[0].citations[0].file_id: dropped: Anthropic Messages cannot carry "
+        "a citation's file_id (a request's citations cannot name a file)"
+    ]
+    validate_anthropic_payload(payload)
+
+
+def test_a_null_file_id_read_from_a_response_is_dropped_silently() -> None:
+    history = ChatHistory([anthropic.from_response(_anthropic_cited(None))])
+    payload, caught = _written(anthropic, history)
+    assert payload["messages"][0]["content"][0]["citations"] == [_REQUEST_CITATION]
+    assert caught == []
+    validate_anthropic_payload(payload)
+
+
+def test_a_file_id_is_refused_under_the_error_policy_naming_its_place() -> None:
+    history = ChatHistory([anthropic.from_response(_anthropic_cited("file_1"))])
+    with pytest.raises(UnsupportedContentError, match=r"messages\[0\]\.items\[0\]\.citations"
+                       r"\[0\]\.file_id"):
+        anthropic.to_payload(history, on_unsupported="error")

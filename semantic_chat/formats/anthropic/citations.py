@@ -4,7 +4,8 @@ Each Anthropic location type maps its fields to the neutral ones: ``cited_text``
 document's or search result's index to ``source_index``; its title to ``title``; the cited
 range to ``source_start`` / ``source_end`` in ``source_unit`` (``char_location``: characters,
 ``page_location``: pages, ``content_block_location`` and ``search_result_location``: blocks);
-a web result's ``url`` and a search result's ``source`` to ``url``; ``file_id`` as it is.
+a web result's ``url`` and a search result's ``source`` to ``url``; ``file_id`` as it is,
+but never written: only a response's citation has one (a request's types have no such key).
 What no field holds (the type, ``encrypted_index``, keys sent as ``null``, keys of types newer
 than this code) is kept in ``metadata["anthropic"]``, so a citation is written back exactly.
 """
@@ -153,7 +154,8 @@ def write_citation(
     web results need the ``encrypted_index`` only Anthropic gives) or lacks a key the type
     requires is left out as a field loss (warned by default), and so is a span of the text
     (``text_start`` / ``text_end``): an Anthropic citation supports its whole block. A
-    ``file_id`` from elsewhere is left out the same way: only responses carry one.
+    ``file_id`` is left out the same way, even one read from a response: only responses
+    carry one (a ``null`` one is dropped silently).
 
     Raises:
         UnsupportedContentError: something is left out and ``on_unsupported`` is ``"error"``.
@@ -172,7 +174,7 @@ def write_citation(
     for key, (field, _kind) in layout.items():
         value = getattr(citation, field)
         if value is not None:
-            if key == "file_id" and not kept:
+            if key == "file_id":
                 # the API gives a file id in a response; a request's citation has no such key
                 what = "a citation's file_id (a request's citations cannot name a file)"
                 unsupported_field(on_unsupported, FORMAT, f"{path}.file_id", what)
@@ -180,7 +182,7 @@ def write_citation(
             written[key] = value
     if kept:  # read from this format: written back as it came
         for key, value in kept.items():
-            if key not in written:
+            if key not in written and not (key == "file_id" and key in layout):  # a null one
                 written[key] = value
     else:  # from elsewhere: an unknown title is the null the API takes; the rest is needed
         for key in _NULLABLE:
