@@ -68,17 +68,22 @@ __all__ = [
     "CHAT_KEYS",
     "GEMINI_KEYS",
     "RESPONSES_KEYS",
+    "anthropic_choice",
+    "check_tool_names",
     "foreign_value",
     "gemini_functions",
     "is_anthropic_tool",
     "is_gemini_only",
     "is_gemini_tool",
     "options_from",
+    "orphaned_tool_settings",
     "report_options_metadata",
     "request_messages",
+    "tool_names",
     "write_extra",
     "write_gemini_tools",
     "write_tool_choice",
+    "write_tool_settings",
     "write_tools",
 ]
 
@@ -139,6 +144,9 @@ _OPENAI_TIERS = frozenset(("auto", "default", "flex", "scale", "priority"))
 
 _DATED_TOOL = re.compile(r"_\d{8}$")
 """Anthropic's own tools have a dated type (``web_search_20250305``); OpenAI's do not."""
+
+_ANTHROPIC_UNDATED = frozenset(("mcp_toolset", "tool_search_tool_bm25", "tool_search_tool_regex"))
+"""Anthropic's own tool types that carry no date."""
 
 _ANTHROPIC_FUNCTION_KEYS = ("name", "description", "input_schema", "strict")
 
@@ -288,16 +296,181 @@ def write_tools(
     return written
 
 
+def write_tool_settings(
+    body: dict[str, Any],
+    options: ChatOptions,
+    nested: bool,
+    format_name: str,
+    on_unsupported: OnUnsupported | None,
+) -> None:
+    """Write ``tools``, ``tool_choice`` and ``parallel_tool_calls`` into an OpenAI request.
+
+    ``nested`` for Chat Completions. When every tool given is dropped, ``tools`` is left
+    out rather than written empty (the APIs refuse ``[]``; a ``[]`` given stays), and so are
+    the settings that would refer to nothing (`orphaned_tool_settings`).
+
+    Raises:
+        UnsupportedContentError: something is left out and ``on_unsupported`` is ``"error"``.
+    """
+    written: list[dict[str, Any]] = []
+    if options.tools is not None:
+        written = write_tools(options.tools, nested, format_name, on_unsupported)
+        if written or not options.tools:
+            body["tools"] = written
+    choice, parallel = options.tool_choice, options.parallel_tool_calls
+    no_choice, no_parallel = orphaned_tool_settings(
+        options.tools, written, choice, parallel,
+        format_name=format_name, on_unsupported=on_unsupported,
+    )
+    if choice is not None and not no_choice:
+        converted = write_tool_choice(choice, nested, format_name, on_unsupported)
+        if converted is not None:
+            body["tool_choice"] = converted
+    if parallel is not None and not no_parallel:
+        body["parallel_tool_calls"] = parallel
+
+
+def orphaned_tool_settings(
+    tools: list[dict[str, Any]] | None,
+    written: list[dict[str, Any]],
+    choice: str | dict[str, Any] | None,
+    parallel: bool | None,
+    *,
+    format_name: str,
+    on_unsupported: OnUnsupported | None,
+) -> tuple[bool, bool]:
+    """Whether the tool choice and ``parallel_tool_calls`` must be left out, the tools dropped.
+
+    ``written`` is what a writer made of ``tools``. A choice naming a tool that was dropped,
+    and, when every tool was dropped, a choice that forces a call and a ``parallel`` setting
+    (``None``: none, or the target has no such option) are reported: the APIs refuse a choice
+    without its tool. ``"auto"`` and ``"none"`` with no tool left mean what no choice means
+    and go in silence. Returns ``(leave_out_choice, leave_out_parallel)``.
+
+    Raises:
+        UnsupportedContentError: something is left out and ``on_unsupported`` is ``"error"``.
+    """
+    if not tools:
+        return False, False
+    none_left = not written
+    leave_choice = False
+    if choice is not None:
+        name = _choice_name(choice)
+        if name is not None and name in tool_names(tools) - tool_names(written):
+            what = f"a tool choice naming the dropped tool {name!r}"
+            unsupported_field(on_unsupported, format_name, "options.tool_choice", what)
+            leave_choice = True
+        elif none_left:
+            leave_choice = True
+            _report_choice_left(choice, format_name, on_unsupported)
+    leave_parallel = none_left and parallel is not None
+    if leave_parallel:
+        what = "the option 'parallel_tool_calls' with every tool dropped"
+        unsupported_field(on_unsupported, format_name, "options.parallel_tool_calls", what)
+    return leave_choice, leave_parallel
+
+
+def _report_choice_left(
+    choice: str | dict[str, Any], format_name: str, on_unsupported: OnUnsupported | None
+) -> None:
+    """Report a tool choice left out with every tool dropped, unless it says nothing then.
+
+    ``"auto"`` and ``"none"`` mean what no choice means; of an ``auto`` or ``none`` object
+    only its other keys (``disable_parallel_tool_use``) are reported, by path.
+    """
+    kind = choice if isinstance(choice, str) else choice.get("type")
+    if kind not in ("auto", "none"):
+        shown = json.dumps(kind, ensure_ascii=False)
+        what = f"the tool choice {shown} with every tool dropped"
+        unsupported_field(on_unsupported, format_name, "options.tool_choice", what)
+        return
+    for key in choice if isinstance(choice, dict) else ():
+        if key != "type":
+            what = f"the tool choice field {key!r} with every tool dropped"
+            unsupported_field(on_unsupported, format_name, f"options.tool_choice.{key}", what)
+
+
+def _choice_name(choice: str | dict[str, Any]) -> str | None:
+    """The tool a choice names, in any format's shape (``function``, ``custom``, ``tool``)."""
+    if isinstance(choice, str):
+        return None
+    kind = choice.get("type")
+    if kind not in ("function", "custom", "tool"):
+        return None
+    nested = choice.get(kind)
+    name = nested.get("name") if isinstance(nested, dict) else choice.get("name")
+    return name if isinstance(name, str) else None
+
+
+def tool_names(tools: list[dict[str, Any]]) -> set[str]:
+    """The names of tool definitions in any format's shape, Gemini's declarations included."""
+    names: set[str] = set()
+    for tool in tools:
+        for holder in (tool, tool.get("function"), tool.get("custom")):
+            if isinstance(holder, dict) and isinstance(holder.get("name"), str):
+                names.add(holder["name"])
+        for key in ("function_declarations", "functionDeclarations"):
+            declarations = tool.get(key)
+            if isinstance(declarations, list):
+                names.update(
+                    found["name"] for found in declarations
+                    if isinstance(found, dict) and isinstance(found.get("name"), str)
+                )
+    return names
+
+
+def check_tool_names(tools: Any, where: str = "tools", untyped: bool = False) -> None:
+    """Refuse a request's function tool without a ``str`` name, located by path.
+
+    A Chat Completions tool keeps its name in ``function`` (or ``custom``), a Responses one
+    at the top, and so does an Anthropic client tool (``custom``, or untyped when
+    ``untyped``); a Gemini tool in each of its ``function_declarations``. Hosted tools and
+    Anthropic's own are not checked: a writer that cannot carry them reports them.
+
+    Raises:
+        FormatError: at ``tools[i]`` (no ``name``) or ``tools[i].name`` (not a ``str``).
+    """
+    if type(tools) is not list:
+        return  # the options refuse it, located
+    for index, tool in enumerate(tools):
+        if type(tool) is not dict:
+            continue
+        kind = tool.get("type")
+        at = f"{where}[{index}]"
+        if kind in ("function", "custom") and type(tool.get(kind)) is dict:
+            _check_name(tool[kind], f"{at}.{kind}")
+        elif kind in ("function", "custom") or (kind is None and untyped):
+            _check_name(tool, at)
+        elif kind is None:
+            for key in ("function_declarations", "functionDeclarations"):
+                declarations = tool.get(key)
+                if type(declarations) is list:
+                    for inner, declaration in enumerate(declarations):
+                        if type(declaration) is dict:
+                            _check_name(declaration, f"{at}.{key}[{inner}]")
+
+
+def _check_name(holder: dict[str, Any], where: str) -> None:
+    name = holder.get("name")
+    if type(name) is not str:
+        if "name" not in holder:
+            raise FormatError("missing 'name'", path=where)
+        raise FormatError.mismatch(f"{where}.name", "str", describe_type(name))
+
+
 def is_anthropic_tool(tool: dict[str, Any]) -> bool:
     """Whether a tool definition is in Anthropic's shape.
 
     A client tool (``{"name", "input_schema"}``, typed ``custom`` or not) or one of
-    Anthropic's own tools, whose type is dated (``web_search_20250305``).
+    Anthropic's own tools, whose type is dated (``web_search_20250305``) or one of the few
+    undated ones (``mcp_toolset``).
     """
     kind = tool.get("type")
     if kind is None or kind == "custom":
         return "input_schema" in tool
-    return isinstance(kind, str) and _DATED_TOOL.search(kind) is not None
+    return isinstance(kind, str) and (
+        _DATED_TOOL.search(kind) is not None or kind in _ANTHROPIC_UNDATED
+    )
 
 
 def _from_anthropic_tool(
@@ -643,6 +816,11 @@ def write_tool_choice(
     if isinstance(choice, str):
         return choice
     kind = choice.get("type")
+    if kind in _ANTHROPIC_CHOICES:
+        converted = anthropic_choice(choice, format_name, on_unsupported)
+        if isinstance(converted, dict):
+            return write_tool_choice(converted, nested, format_name, on_unsupported)
+        return converted
     if kind in ("function", "custom"):
         body = choice.get(kind)
         if isinstance(body, dict):
@@ -668,6 +846,40 @@ def write_tool_choice(
     shown = json.dumps(kind, ensure_ascii=False)
     unsupported_field(on_unsupported, format_name, "options.tool_choice", f"a {shown} tool choice")
     return None
+
+
+_ANTHROPIC_CHOICES = {"auto": "auto", "any": "required", "none": "none", "tool": "tool"}
+"""Anthropic's tool choice types and the OpenAI choice each is (``tool``: a function's)."""
+
+
+def anthropic_choice(
+    choice: dict[str, Any], format_name: str, on_unsupported: OnUnsupported | None
+) -> str | dict[str, Any] | None:
+    """An Anthropic ``tool_choice`` object as OpenAI's choice, its other keys reported by path.
+
+    ``{"type": "any"}`` is ``"required"``, ``{"type": "tool", "name"}`` the function choice
+    ``{"type": "function", "name"}``; a key OpenAI's choice has no place for
+    (``disable_parallel_tool_use`` beside ``none``, which the reader keeps whole) is reported
+    at ``options.tool_choice.<key>``. ``None`` (reported) for a ``tool`` choice without a
+    ``str`` name, or a type that is not Anthropic's.
+
+    Raises:
+        UnsupportedContentError: something is left out and ``on_unsupported`` is ``"error"``.
+    """
+    kind = choice.get("type")
+    mapped = _ANTHROPIC_CHOICES.get(kind) if isinstance(kind, str) else None
+    name = choice.get("name")
+    if mapped is None or (mapped == "tool" and type(name) is not str):
+        shown = json.dumps(kind, ensure_ascii=False)
+        what = f"a {shown} tool choice"
+        unsupported_field(on_unsupported, format_name, "options.tool_choice", what)
+        return None
+    used = ("type", "name") if mapped == "tool" else ("type",)
+    for key in choice:
+        if key not in used:
+            what = f"the tool choice field {key!r}"
+            unsupported_field(on_unsupported, format_name, f"options.tool_choice.{key}", what)
+    return {"type": "function", "name": name} if mapped == "tool" else mapped
 
 
 def _choice_tool(tool: Any, nested: bool) -> Any:

@@ -311,8 +311,8 @@ def test_a_chat_completions_body_becomes_an_anthropic_body_with_the_losses_repor
         "options.seed: dropped: Anthropic Messages cannot carry the option 'seed'",
         "options.extra[\"store\"]: dropped: Anthropic Messages cannot carry the request field "
         "'store'",
-        "options.extra[\"metadata\"]: dropped: Anthropic Messages cannot carry the request "
-        "field 'metadata'",
+        "options.extra[\"metadata\"][\"team\"]: dropped: Anthropic Messages cannot carry "
+        "the metadata key 'team' (it takes 'user_id' only)",
         "options.extra[\"response_format\"]: dropped: Anthropic Messages cannot carry the "
         "request field 'response_format'",
     ]

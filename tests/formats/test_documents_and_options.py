@@ -236,7 +236,7 @@ def test_losses_are_refused_with_on_unsupported_error():
 def test_hosted_tool_is_reported_for_chat():
     body = {"model": "m", "input": "x", "tools": [{"type": "web_search"}]}
     written, notes = quietly(openai_chat.to_request, openai_responses.from_request(body))
-    assert written == {"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": []}
+    assert written == {"model": "m", "messages": [{"role": "user", "content": "x"}]}
     assert notes == [
         'options.tools[0]: dropped: OpenAI Chat Completions cannot carry a "web_search" tool'
     ]

@@ -47,14 +47,16 @@ from ..request_fields import (
     ANTHROPIC_KEYS,
     CHAT_KEYS,
     RESPONSES_KEYS,
+    check_tool_names,
     gemini_functions,
     is_anthropic_tool,
     is_gemini_only,
     is_gemini_tool,
+    orphaned_tool_settings,
     report_options_metadata,
     request_messages,
 )
-from ..wire import OnUnsupported, as_plain, unsupported_field
+from ..wire import OnUnsupported, as_plain, get_hints, unsupported_field
 from . import reading, writing
 from .shared import FORMAT, HINTS
 
@@ -137,11 +139,13 @@ def from_request(body: Any) -> ChatHistory:
     ``system`` and ``messages`` alone has no options.
 
     Raises:
-        FormatError: the body is not an object, has no ``messages`` list, or a field holds
-            the wrong type; the message names the field (``stop_sequences[0]: expected a
-            str, got int``) or the message (``messages[2].role``).
+        FormatError: the body is not an object, has no ``messages`` list, a field holds
+            the wrong type, or a client tool has no ``str`` name; the message names the field
+            (``stop_sequences[0]: expected a str, got int``, ``tools[1]: missing 'name'``) or
+            the message (``messages[2].role``).
     """
     plain, messages = request_messages(body)
+    check_tool_names(plain.get("tools"), untyped=True)
     named: dict[str, Any] = {}
     extra: dict[str, Any] = {}
     for key, value in plain.items():
@@ -248,19 +252,16 @@ def to_request(
     if options is not None and options.model is not None:
         body["model"] = options.model
     body["max_tokens"] = tokens
-    body.update(
-        writing.to_payload(
-            history, on_unsupported=on_unsupported, merge_consecutive=merge_consecutive
-        )
+    payload = writing.to_payload(
+        history, on_unsupported=on_unsupported, merge_consecutive=merge_consecutive
     )
+    if "system" not in payload and _empty_system(history):
+        payload = {"system": [], **payload}
+    body.update(payload)
     if options is None:
         return body
     report_options_metadata(options, HINTS, FORMAT, on_unsupported)
-    if options.tools is not None:
-        body["tools"] = _write_tools(options.tools, on_unsupported)
-    choice = _write_tool_choice(options, on_unsupported)
-    if choice is not None:
-        body["tool_choice"] = choice
+    _write_tool_settings(body, options, on_unsupported)
     for name in ("temperature", "top_p"):
         value = getattr(options, name)
         if value is not None:
@@ -272,6 +273,49 @@ def to_request(
             unsupported_field(on_unsupported, FORMAT, f"options.{name}", f"the option {name!r}")
     _write_extra(body, options, on_unsupported)
     return body
+
+
+def _empty_system(history: Iterable[ChatMessageContent] | ChatHistory) -> bool:
+    """Whether the history starts with the system message read from ``"system": []``.
+
+    The writer leaves out a system prompt of no blocks; this puts back the one read so.
+    """
+    if not isinstance(history, (ChatHistory, list, tuple)) or not history:
+        return False
+    first = history[0]
+    return (
+        isinstance(first, ChatMessageContent)
+        and first.role == "system"
+        and not first.items
+        and get_hints(first, HINTS).get("blocks") is True
+    )
+
+
+def _write_tool_settings(
+    body: dict[str, Any], options: ChatOptions, on_unsupported: OnUnsupported | None
+) -> None:
+    """Write ``tools`` and ``tool_choice``; none of them when every tool given is dropped.
+
+    The API refuses an empty ``tools`` (a ``[]`` given stays) and a choice naming a tool it
+    was not given: such a choice, and one forcing a call or setting parallel calls with no
+    tool left, are reported (`orphaned_tool_settings`).
+    """
+    written: list[dict[str, Any]] = []
+    if options.tools is not None:
+        written = _write_tools(options.tools, on_unsupported)
+        if written or not options.tools:
+            body["tools"] = written
+    no_choice, no_parallel = orphaned_tool_settings(
+        options.tools, written, options.tool_choice, options.parallel_tool_calls,
+        format_name=FORMAT, on_unsupported=on_unsupported,
+    )
+    choice = _write_tool_choice(
+        None if no_choice else options.tool_choice,
+        None if no_parallel else options.parallel_tool_calls,
+        on_unsupported,
+    )
+    if choice is not None:
+        body["tool_choice"] = choice
 
 
 def _write_tools(
@@ -331,7 +375,9 @@ def _function_tool(
 
 
 def _write_tool_choice(
-    options: ChatOptions, on_unsupported: OnUnsupported | None
+    choice: str | dict[str, Any] | None,
+    parallel: bool | None,
+    on_unsupported: OnUnsupported | None,
 ) -> dict[str, Any] | None:
     """The ``tool_choice`` object, with ``parallel_tool_calls`` in it; ``None`` for none.
 
@@ -339,7 +385,6 @@ def _write_tool_choice(
         UnsupportedContentError: the choice is left out and ``on_unsupported`` is
             ``"error"``.
     """
-    choice = options.tool_choice
     written: dict[str, Any] | None = None
     if isinstance(choice, str):
         kind = _CHOICES_WRITTEN.get(choice)
@@ -350,7 +395,6 @@ def _write_tool_choice(
             written = {"type": kind}
     elif choice is not None:
         written = _named_choice(choice, on_unsupported)
-    parallel = options.parallel_tool_calls
     if parallel is None:
         return written
     if written is None:
@@ -383,21 +427,43 @@ def _write_extra(
     """Copy the fields of ``options.extra`` an Anthropic request can carry into ``body``.
 
     OpenAI and Gemini fields (``store``, ``response_format``, ``safety_settings`` ...),
-    fields the writer sets itself, an OpenAI ``metadata`` (Anthropic takes ``user_id`` only)
-    and another provider's ``service_tier`` are reported; fields no format names are copied
+    fields the writer sets itself, the keys of ``metadata`` other than ``user_id`` (the only
+    one Anthropic takes: it is kept, each other key reported by path) and another provider's
+    ``service_tier`` are reported; fields no format names are copied
     as vendor extensions.
     """
     for key, value in options.extra.items():
         where = f"options.extra[{json.dumps(key, ensure_ascii=False)}]"
         foreign = key in _OWN_FIELDS or key in _OPENAI_ONLY or is_gemini_only(key)
+        if key == "metadata" and isinstance(value, dict):
+            kept = _metadata(value, where, on_unsupported)
+            if kept is not None:
+                body[key] = kept
+            continue
         if key == "metadata":
-            foreign = not (isinstance(value, dict) and value.keys() <= {"user_id"})
+            foreign = True
         elif key == "service_tier":
             foreign = value not in _SERVICE_TIERS
         if foreign:
             unsupported_field(on_unsupported, FORMAT, where, f"the request field {key!r}")
             continue
         body[key] = value
+
+
+def _metadata(
+    metadata: dict[str, Any], where: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any] | None:
+    """The ``metadata`` Anthropic takes (``user_id`` only); each other key reported by path.
+
+    ``None`` when nothing is left of a metadata that had keys (OpenAI's, say).
+    """
+    kept = {key: value for key, value in metadata.items() if key == "user_id"}
+    for key in metadata:
+        if key != "user_id":
+            what = f"the metadata key {key!r} (it takes 'user_id' only)"
+            shown = json.dumps(key, ensure_ascii=False)
+            unsupported_field(on_unsupported, FORMAT, f"{where}[{shown}]", what)
+    return kept if kept or not metadata else None
 
 
 def to_payload(

@@ -68,6 +68,9 @@ from ..request_fields import (
     CHAT_KEYS,
     GEMINI_KEYS,
     RESPONSES_KEYS,
+    anthropic_choice,
+    check_tool_names,
+    orphaned_tool_settings,
     report_options_metadata,
     write_gemini_tools,
 )
@@ -232,8 +235,9 @@ def from_request(body: Any) -> ChatHistory:
 
     Raises:
         FormatError: the body is not an object, has no ``contents``, a field holds the wrong
-            type, or a field is given twice (in both spellings, or at the top of a REST body
-            and in its ``generation_config``); the message names the field
+            type, a function declaration has no ``str`` name, or a field is given twice (in
+            both spellings, or at the top of a REST body and in its ``generation_config``);
+            the message names the field
             (``generation_config.stop_sequences[0]: expected a str, got int``) or the content
             (``contents[2].parts[0]``).
     """
@@ -374,6 +378,8 @@ def _read_setting(name: str, value: Any, where: str, read: _Read) -> None:
             was read before.
     """
     option = _OPTIONS.get(name)
+    if option == "tools":
+        check_tool_names(value, where)
     if option is not None:
         if option in read.named:
             raise FormatError(
@@ -597,10 +603,18 @@ def _settings(
     thinking = _thinking(options, hints, on_unsupported)
     if thinking is not None:
         config["thinking_config"] = thinking
+    written: list[dict[str, Any]] = []
     if options.tools is not None:
         # Gemini's own as given; OpenAI and Anthropic function tools as declarations.
-        config["tools"] = write_gemini_tools(options.tools, on_unsupported)
-    tool_config = _tool_config(options, on_unsupported)
+        written = write_gemini_tools(options.tools, on_unsupported)
+        if written or not options.tools:  # none left: no tools at all, not an empty list
+            config["tools"] = written
+    # parallel_tool_calls: reported below whatever the tools (Gemini has no such option)
+    no_choice, _ = orphaned_tool_settings(
+        options.tools, written, options.tool_choice, None,
+        format_name=FORMAT, on_unsupported=on_unsupported,
+    )
+    tool_config = _tool_config(options, no_choice, on_unsupported)
     if tool_config is not None:
         config["tool_config"] = tool_config
     if options.parallel_tool_calls is not None:
@@ -629,11 +643,13 @@ def _settings(
 def _foreign_value(key: str, value: Any) -> str | None:
     """The provider whose value a field Gemini names too holds, when Gemini takes no such value.
 
-    A ``service_tier`` other than Gemini's (``"auto"``, ``"default"``, ``"scale"``: OpenAI's;
-    ``"standard_only"``: Anthropic's), a ``logprobs`` flag and an object ``response_format``
-    (OpenAI's). ``None`` for a value Gemini takes, or may.
+    A ``service_tier`` other than Gemini's (``"default"``, ``"scale"``: OpenAI's;
+    ``"standard_only"``: Anthropic's; ``"auto"``: both theirs), a ``logprobs`` flag and an
+    object ``response_format`` (OpenAI's). ``None`` for a value Gemini takes, or may.
     """
     if key == "service_tier" and isinstance(value, str) and value.lower() not in _TIERS:
+        if value == "auto":
+            return "Anthropic's or OpenAI"  # both take it
         return "Anthropic" if value == "standard_only" else "OpenAI"
     if (key == "logprobs" and type(value) is bool) or (
         key == "response_format" and type(value) is dict
@@ -670,16 +686,18 @@ def _thinking(
 
 
 def _tool_config(
-    options: ChatOptions, on_unsupported: OnUnsupported | None
+    options: ChatOptions, no_choice: bool, on_unsupported: OnUnsupported | None
 ) -> dict[str, Any] | None:
     """``tool_config``: the kept one, with the tool choice as its ``function_calling_config``.
+
+    ``no_choice``: the choice is left out (it names a dropped tool, or no tool is left).
 
     Raises:
         UnsupportedContentError: the choice is left out and ``on_unsupported`` is
             ``"error"``.
     """
     kept = options.extra.get("tool_config")
-    choice = options.tool_choice
+    choice = None if no_choice else options.tool_choice
     calling = None if choice is None else _calling_config(choice, on_unsupported)
     if calling is None:
         return dict(kept) if isinstance(kept, dict) else kept
@@ -705,6 +723,9 @@ def _calling_config(
             return {"mode": mode}
     else:
         kind = choice.get("type")
+        if kind in ("auto", "any", "none", "tool"):  # Anthropic's, kept whole when unusual
+            converted = anthropic_choice(choice, FORMAT, on_unsupported)
+            return None if converted is None else _calling_config(converted, on_unsupported)
         if kind == "function":
             name = _function_name(choice)
             if name is not None:

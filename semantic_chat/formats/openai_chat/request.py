@@ -16,12 +16,12 @@ from ...message import ChatMessageContent
 from ...trusted import new_history
 from .. import documents
 from ..request_fields import (
+    check_tool_names,
     options_from,
     report_options_metadata,
     request_messages,
     write_extra,
-    write_tool_choice,
-    write_tools,
+    write_tool_settings,
 )
 from ..wire import OnUnsupported, as_plain
 from . import reading, writing
@@ -74,14 +74,16 @@ def from_request(body: Any) -> ChatHistory:
     every other field is kept in ``options.extra``.
 
     Raises:
-        FormatError: the body is not an object, has no ``messages`` list, or a field holds
-            the wrong type; the message names the field (``temperature: expected a number
-            or None, got str``) or the message (``messages[2].role``).
+        FormatError: the body is not an object, has no ``messages`` list, a field holds
+            the wrong type, or a function tool has no ``str`` name; the message names the
+            field (``temperature: expected a number or None, got str``,
+            ``tools[0].function: missing 'name'``) or the message (``messages[2].role``).
     """
     plain, messages = request_messages(body)
     fields = {key: value for key, value in plain.items() if key != "messages"}
     renamed = dict(_RENAMED)
     legacy = "max_tokens" in fields and "max_completion_tokens" not in fields
+    check_tool_names(fields.get("tools"))
     options = options_from(fields, renamed)
     if options is not None and legacy:
         options.metadata = {HINTS: {"max_tokens": True}}
@@ -118,13 +120,8 @@ def to_request(
     if options is None:
         return body
     hints = report_options_metadata(options, HINTS, FORMAT, on_unsupported)
-    if options.tools is not None:
-        body["tools"] = write_tools(options.tools, True, FORMAT, on_unsupported)
-    if options.tool_choice is not None:
-        choice = write_tool_choice(options.tool_choice, True, FORMAT, on_unsupported)
-        if choice is not None:
-            body["tool_choice"] = choice
-    for name in ("parallel_tool_calls", "temperature", "top_p"):
+    write_tool_settings(body, options, True, FORMAT, on_unsupported)
+    for name in ("temperature", "top_p"):
         value = getattr(options, name)
         if value is not None:
             body[name] = value

@@ -17,11 +17,11 @@ from ...message import ChatMessageContent
 from ...trusted import new_history
 from .. import documents
 from ..request_fields import (
+    check_tool_names,
     options_from,
     report_options_metadata,
     write_extra,
-    write_tool_choice,
-    write_tools,
+    write_tool_settings,
 )
 from ..wire import OnUnsupported, as_plain, require, unsupported_field
 from . import reading, writing
@@ -75,8 +75,9 @@ def from_request(request: Any) -> ChatHistory:
     ``reasoning`` ...) is kept in ``options.extra``.
 
     Raises:
-        FormatError: the request or one of its items is malformed, or a field holds the wrong
-            type (``temperature: expected a number or None, got str``).
+        FormatError: the request or one of its items is malformed, a field holds the wrong
+            type (``temperature: expected a number or None, got str``), or a function tool
+            has no ``str`` name (``tools[0].name``).
     """
     body = as_plain(request, "request")
     if type(body) is not dict:
@@ -93,6 +94,7 @@ def from_request(request: Any) -> ChatHistory:
         fields["reasoning_effort"] = reasoning["effort"]
         if rest:
             fields["reasoning"] = rest
+    check_tool_names(fields.get("tools"))
     options = options_from(fields, _RENAMED)
     history = reading.from_payload(items, instructions)
     history.options = options
@@ -130,13 +132,8 @@ def to_request(
     if options is None:
         return body
     report_options_metadata(options, HINTS, FORMAT, on_unsupported)
-    if options.tools is not None:
-        body["tools"] = write_tools(options.tools, False, FORMAT, on_unsupported)
-    if options.tool_choice is not None:
-        choice = write_tool_choice(options.tool_choice, False, FORMAT, on_unsupported)
-        if choice is not None:
-            body["tool_choice"] = choice
-    for name in ("parallel_tool_calls", "temperature", "top_p"):
+    write_tool_settings(body, options, False, FORMAT, on_unsupported)
+    for name in ("temperature", "top_p"):
         value = getattr(options, name)
         if value is not None:
             body[name] = value
