@@ -36,10 +36,10 @@ with ``on_unsupported="error"``, left out silently with ``"drop"``. A field neit
 names (a vendor extension such as ``top_k``) is written as it is.
 
 Options read from an Anthropic Messages request reach these writers too: its tools
-(``{"name", "description", "input_schema"}``) become function tools, its own tools with a
-dated type (``web_search_20250305``, ``bash_20250124``) and the fields only Anthropic has
-(``thinking``, ``container`` ... but not ``top_k``, which OpenAI-compatible servers take) are
-reported.
+(``{"name", "description", "input_schema"}``) become function tools, its own tools (of a
+dated type such as ``web_search_20250305``, or ``mcp_toolset``) and the fields only Anthropic
+has (``thinking``, ``container`` ... but not ``top_k``, which OpenAI-compatible servers take)
+are reported.
 
 So do options read from a Gemini request: each of its ``function_declarations`` becomes a
 function tool (`gemini_functions`: ``parameters_json_schema`` as it is, an OpenAPI-subset
@@ -50,6 +50,13 @@ reported, and so are its values of fields OpenAI names too (a ``logprobs`` count
 ``service_tier`` of ``"standard"``, a list ``response_format``). The other way,
 `write_gemini_tools` turns OpenAI and Anthropic function tools into Gemini's
 ``function_declarations``.
+
+When every tool given is dropped, ``tools`` is left out rather than written empty, and a tool
+choice or ``parallel_tool_calls`` left with nothing to refer to is left out and reported
+(`orphaned_tool_settings`), as is a choice naming a dropped tool; ``"auto"`` and ``"none"``
+go in silence, meaning then what no choice means. An Anthropic ``tool_choice`` object
+(``{"type": "none", "disable_parallel_tool_use": true}``) becomes OpenAI's choice, its other
+keys reported by path (`anthropic_choice`).
 """
 
 from __future__ import annotations
