@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 from format_helpers import validate_anthropic_payload
+from hypothesis import given
+from hypothesis import strategies as st
 
-from semantic_chat import ChatHistory, Citation, TextContent
-from semantic_chat.errors import UnsupportedContentError
-from semantic_chat.formats import anthropic, sk_python
+from semantic_chat import ChatHistory, ChatMessageContent, Citation, TextContent
+from semantic_chat.errors import FormatError, UnsupportedContentError
+from semantic_chat.formats import anthropic, openai_chat, sk_python
 from semantic_chat.transcript import describe_citation
 
 
@@ -140,3 +142,140 @@ def test_a_file_id_is_refused_under_the_error_policy_naming_its_place() -> None:
     with pytest.raises(UnsupportedContentError, match=r"messages\[0\]\.items\[0\]\.citations"
                        r"\[0\]\.file_id"):
         anthropic.to_payload(history, on_unsupported="error")
+
+
+# -- OpenAI Chat: annotations index a message's texts joined --------------------------------
+
+_SEARCH_TEXT = "Paris is the capital of France (en.wikipedia.org)."
+_PARIS = Citation(url="https://en.wikipedia.org/wiki/Paris", title="Paris", text_start=31,
+                  text_end=49)
+_EXTRA = Citation(url="https://e.test", title="E", text_start=0, text_end=6)
+
+
+def _searched() -> ChatMessageContent:
+    """A Chat Completions answer read with one annotation, then given a second cited text."""
+    response = {
+        "id": "c1", "object": "chat.completion", "created": 1, "model": "gpt-4o-search-preview",
+        "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None, "message": {
+            "role": "assistant", "content": _SEARCH_TEXT, "refusal": None,
+            "annotations": [{"type": "url_citation", "url_citation": {
+                "start_index": 31, "end_index": 49, "title": "Paris",
+                "url": "https://en.wikipedia.org/wiki/Paris"}}],
+        }}],
+    }
+    message = openai_chat.from_response(response)
+    message.items.append(TextContent("Extra.", citations=[_EXTRA]))
+    return message
+
+
+def _annotation(url: str, title: str, start: int, end: int) -> dict[str, Any]:
+    return {"type": "url_citation", "url_citation": {
+        "start_index": start, "end_index": end, "title": title, "url": url}}
+
+
+def test_a_second_text_s_spans_are_shifted_by_the_text_before_it() -> None:
+    message = _searched()
+    (written,), caught = _written(openai_chat, ChatHistory([message]))
+    assert caught == []
+    assert written["content"] == [
+        {"type": "text", "text": _SEARCH_TEXT}, {"type": "text", "text": "Extra."}
+    ]
+    assert written["annotations"] == [
+        _annotation("https://en.wikipedia.org/wiki/Paris", "Paris", 31, 49),
+        _annotation("https://e.test", "E", 50, 56),
+    ]
+    joined = _SEARCH_TEXT + "Extra."
+    assert joined[50:56] == "Extra."
+    (back,) = openai_chat.from_payload([written])
+    assert [item.citations for item in back.items] == [(_PARIS,), (_EXTRA,)]
+    assert back.items == message.items
+
+
+def test_list_content_annotations_are_split_among_its_texts() -> None:
+    payload = [{"role": "assistant", "content": [
+        {"type": "text", "text": "abc"}, {"type": "text", "text": ""},
+        {"type": "text", "text": "defg"},
+    ], "annotations": [
+        _annotation("https://d.test", "D", 3, 5), _annotation("https://a.test", "A", 0, 3),
+        _annotation("https://g.test", "G", 7, 7),
+    ]}]
+    (message,) = openai_chat.from_payload(payload)
+    assert [item.citations for item in message.items] == [
+        (Citation(url="https://a.test", title="A", text_start=0, text_end=3),),
+        (),
+        (Citation(url="https://d.test", title="D", text_start=0, text_end=2),
+         Citation(url="https://g.test", title="G", text_start=4, text_end=4)),
+    ]
+    assert message.metadata == {"openai_chat": {"annotations": True}}
+
+
+@pytest.mark.parametrize(
+    ("start", "end"),
+    [(2, 4), (0, 9), (5, 3), (-1, 1)],
+    ids=["spans-two-texts", "beyond-the-texts", "reversed", "negative"],
+)
+def test_an_annotation_no_text_holds_keeps_the_list_whole(start: int, end: int) -> None:
+    payload = [{"role": "assistant", "content": [
+        {"type": "text", "text": "abc"}, {"type": "text", "text": "def"},
+    ], "annotations": [_annotation("https://a.test", "A", 0, 1),
+                       _annotation("https://b.test", "B", start, end)]}]
+    (message,) = openai_chat.from_payload(payload)
+    assert [item.citations for item in message.items] == [(), ()]
+    assert message.metadata["openai_chat"]["fields"]["annotations"] == payload[0]["annotations"]
+    assert openai_chat.to_payload([message]) == payload
+
+
+def test_a_span_outside_its_text_among_several_is_left_out_with_a_warning() -> None:
+    message = _searched()
+    message.items[1].citations = [
+        Citation(url="https://e.test", title="E", text_start=2, text_end=9), _EXTRA,
+    ]
+    (written,), caught = _written(openai_chat, ChatHistory([message]))
+    assert written["annotations"][1:] == [_annotation("https://e.test", "E", 50, 56)]
+    assert caught == [
+        "messages[0].items[1].citations[0].text_start: dropped: OpenAI Chat Completions "
+        "cannot carry a span outside its text (2 to 9 in 6 characters: a message's "
+        "annotations index its texts joined)"
+    ]
+    with pytest.raises(UnsupportedContentError) as raised:
+        openai_chat.to_payload([message], on_unsupported="error")
+    assert raised.value.path == "messages[0].items[1].citations[0].text_start"
+
+
+def test_a_malformed_annotation_beside_list_content_names_its_place() -> None:
+    payload = [{"role": "assistant", "content": [
+        {"type": "text", "text": "ab"}, {"type": "text", "text": "cd"},
+    ], "annotations": [{"type": "url_citation",
+                        "url_citation": {"url": "u", "title": "t", "start_index": 0}}]}]
+    with pytest.raises(FormatError) as raised:
+        openai_chat.from_payload(payload)
+    assert str(raised.value) == "messages[0].annotations[0].url_citation: missing 'end_index'"
+
+
+_TEXT = st.text(st.characters(codec="utf-8"), max_size=12)
+
+
+@st.composite
+def _cited_text(draw: st.DrawFn) -> TextContent:
+    """A text with url citations whose spans lie inside it and are not empty."""
+    text = draw(_TEXT)
+    citations = []
+    if text:
+        for _ in range(draw(st.integers(0, 3))):
+            start = draw(st.integers(0, len(text) - 1))
+            end = draw(st.integers(start + 1, len(text)))
+            url, title = draw(_TEXT), draw(_TEXT)
+            citations.append(Citation(url=f"https://{url}", title=title, text_start=start,
+                                      text_end=end))
+    return TextContent(text, citations=citations)
+
+
+@given(st.lists(_cited_text(), min_size=2, max_size=5))
+def test_chat_messages_of_several_cited_texts_round_trip(texts: list[TextContent]) -> None:
+    message = ChatMessageContent("assistant", items=texts,
+                                 metadata={"openai_chat": {"annotations": True}})
+    history = ChatHistory([message])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        written = openai_chat.to_payload(history)
+    assert openai_chat.from_payload(written) == history

@@ -8,21 +8,29 @@ item (``text_start``, ``text_end``, ``title``, ``url``); keys beside them are ke
 inside it). A list holding any other type is not read as citations: it stays in the message's
 hints, written back as it was.
 
+A message whose content is a list of text parts has one text too, its parts joined: each
+text's spans are written shifted by the length of the texts before it, and read back split
+among the texts. A list in which one spans two texts, or lies outside them, is not read as
+citations either.
+
 The request types have no ``annotations``: the writer puts them back only on a message read
 with them (the hint ``"annotations"``); anywhere else citations are a field loss.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable
 from typing import Any
+
+import attrs
 
 from ...contents import Citation
 from ...errors import SemanticChatError
 from ..wire import OnUnsupported, report_citation_losses, require, unsupported_field
 from .shared import FORMAT, HINTS
 
-__all__ = ["read_annotations", "write_annotations"]
+__all__ = ["read_annotations", "split_annotations", "write_annotations"]
 
 _KEYS = {"type", "url_citation"}
 _BODY_KEYS = {"start_index", "end_index", "title", "url"}
@@ -64,14 +72,50 @@ def _read(data: dict[str, Any], path: str) -> Citation:
         raise error.at(where) from None
 
 
+def split_annotations(
+    citations: list[Citation], lengths: list[int]
+) -> list[list[Citation]] | None:
+    """Share citations spanning texts joined out among those texts, each span made its own.
+
+    ``lengths`` are the texts' lengths, in order. A citation goes to the text holding its
+    first character (an empty span at a boundary: the text after it). ``None`` when one spans
+    two texts or lies outside them: the caller keeps the annotations whole rather than bend it.
+    """
+    starts = []
+    total = 0
+    for length in lengths:
+        starts.append(total)
+        total += length
+    shared: list[list[Citation]] = [[] for _ in lengths]
+    for citation in citations:
+        start, end = citation.text_start, citation.text_end
+        if start is None or end is None or not 0 <= start <= end <= total or not lengths:
+            return None
+        index = bisect_right(starts, start) - 1
+        base = starts[index]
+        if end > base + lengths[index]:
+            return None  # it spans two texts
+        shared[index].append(attrs.evolve(citation, text_start=start - base, text_end=end - base))
+    return shared
+
+
 def write_annotations(
-    citations: Iterable[Citation], text: str, path: str, on_unsupported: OnUnsupported | None
+    citations: Iterable[Citation],
+    text: str,
+    path: str,
+    on_unsupported: OnUnsupported | None,
+    offset: int = 0,
+    *,
+    bounded: bool = False,
 ) -> list[dict[str, Any]]:
     """Write a text's citations as ``url_citation`` annotations, reporting what they lose.
 
-    A citation without a span covers the whole text, one without a title gets ``""`` (the
-    API's type requires one); one without a url has no Chat Completions shape and is left
-    out, reported at ``path.citations[k]``.
+    Spans are shifted by ``offset``, the length of the texts before this one in its message
+    (annotations index the message's texts joined). A citation without a span covers the
+    whole text, one without a title gets ``""`` (the API's type requires one); one without a
+    url has no Chat Completions shape and is left out, reported at ``path.citations[k]``, and
+    so, when ``bounded`` (the message has several texts), is a span reaching outside its text:
+    it would point at another text.
 
     Raises:
         UnsupportedContentError: something is left out and ``on_unsupported`` is ``"error"``.
@@ -83,12 +127,21 @@ def write_annotations(
             what = "a citation without a url (its annotations are url citations only)"
             unsupported_field(on_unsupported, FORMAT, where, what)
             continue
+        start = 0 if citation.text_start is None else citation.text_start
+        end = len(text) if citation.text_end is None else citation.text_end
+        if bounded and not 0 <= start <= end <= len(text):
+            what = (
+                f"a span outside its text ({start} to {end} in {len(text)} characters: a "
+                "message's annotations index its texts joined)"
+            )
+            unsupported_field(on_unsupported, FORMAT, f"{where}.text_start", what)
+            continue
         report_citation_losses(citation, _CARRIED, "url_citation", where, FORMAT, on_unsupported)
         found = citation.metadata.get(HINTS)
         hints: dict[str, Any] = found if isinstance(found, dict) else {}
         body: dict[str, Any] = {
-            "start_index": 0 if citation.text_start is None else citation.text_start,
-            "end_index": len(text) if citation.text_end is None else citation.text_end,
+            "start_index": start + offset,
+            "end_index": end + offset,
             "title": "" if citation.title is None else citation.title,
             "url": citation.url,
         }

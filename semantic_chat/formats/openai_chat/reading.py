@@ -44,7 +44,7 @@ from ..wire import (
     set_hints,
     usage_from,
 )
-from .citations import read_annotations
+from .citations import read_annotations, split_annotations
 from .shared import (
     AUDIO_MIME,
     FORMAT,
@@ -376,6 +376,7 @@ def _read_assistant(  # noqa: PLR0917 - one private reader filling the caller's 
         texts = sum(isinstance(item, TextContent) for item in items)
         if texts < 2 or any(isinstance(item, RefusalContent) for item in items):
             hints["parts"] = True
+        _read_parts_annotations(message, items, path, fields, hints)
     elif "content" not in message:
         hints["no_content"] = True  # written as null unless the hint says it was missing
     elif content is not None:
@@ -441,6 +442,35 @@ def _read_answer_text(
             del fields["annotations"]
             hints["annotations"] = True
     return text
+
+
+def _read_parts_annotations(
+    message: dict[str, Any],
+    items: list[KernelContent],
+    path: str,
+    fields: dict[str, Any],
+    hints: dict[str, Any],
+) -> None:
+    """Give a list content's ``annotations`` to its texts, whose joined text they index.
+
+    A list that is not all url citations, or where one spans two texts or lies outside them,
+    stays in the message's ``fields``, written back as it came.
+    """
+    annotations = message.get("annotations")
+    if not isinstance(annotations, list):
+        return
+    citations = read_annotations(annotations, f"{path}.annotations")
+    texts = [item for item in items if type(item) is TextContent]
+    shared = None if citations is None else split_annotations(
+        citations, [len(text.text) for text in texts]
+    )
+    if shared is None:
+        return
+    for text, own in zip(texts, shared, strict=True):
+        if own:
+            text.citations = own
+    del fields["annotations"]
+    hints["annotations"] = True
 
 
 def _read_tool_call(call: Any, path: str) -> FunctionCallContent:

@@ -265,6 +265,9 @@ def _write_assistant(
     as_parts = bool(hints.get("parts"))
     # Only a message read with annotations (a response's) gets them back: requests have none.
     annotations: list[dict[str, Any]] | None = [] if hints.get("annotations") else None
+    # Annotations index the texts joined: each text's spans move by the texts before it.
+    offset = 0
+    several = annotations is not None and sum(isinstance(it, TextContent) for _, it in items) > 1
     for i, item in items:
         where = f"{path}.items[{i}]"
         encoded = codecs.encode(item, where)
@@ -275,7 +278,10 @@ def _write_assistant(
             if annotations is None:
                 _lost_citations(item, where, on_unsupported)
             else:
-                annotations += write_annotations(item.citations, item.text, where, on_unsupported)
+                annotations += write_annotations(
+                    item.citations, item.text, where, on_unsupported, offset, bounded=several
+                )
+            offset += len(item.text)
         elif isinstance(item, RefusalContent):
             if as_parts and not get_hints(item, HINTS).get("key"):
                 content.append(_with_fields({"type": "refusal", "refusal": item.text}, item))
