@@ -27,7 +27,9 @@ from .contents import (
 from .errors import InvalidTypeError, describe_type
 from .message import ChatMessageContent
 
-__all__ = ["describe_citation", "describe_item", "render_transcript", "summarize"]
+__all__ = [
+    "describe_citation", "describe_item", "describe_source_span", "render_transcript", "summarize"
+]
 
 _PREVIEW = 200
 
@@ -93,6 +95,19 @@ def _span(singular: str, plural: str, start: int, end: int | None) -> str:
     return f"{plural} {start} to {end} (end exclusive)"
 
 
+def describe_source_span(citation: Citation) -> str | None:
+    """Where in its source a citation points, said inclusively (``pages 2-4``); ``None``: nowhere.
+
+    Shared by the transcript and the HTML footnotes, so both say a span alike.
+    """
+    if citation.source_start is None:
+        return None
+    unit = citation.source_unit
+    named = (unit, unit) if unit else ("position", "positions")
+    singular, plural = _UNITS.get(unit or "", named)
+    return _span(singular, plural, citation.source_start, citation.source_end)
+
+
 def describe_citation(citation: Citation) -> str:
     """One line saying what a citation points at: its source, the words quoted, where.
 
@@ -109,11 +124,9 @@ def describe_citation(citation: Citation) -> str:
         parts[-1] += ":"
         parts.append(json.dumps(_shorten(citation.cited_text), ensure_ascii=False))
     where = []
-    if citation.source_start is not None:
-        unit = citation.source_unit
-        named = (unit, unit) if unit else ("position", "positions")
-        singular, plural = _UNITS.get(unit or "", named)
-        where.append(_span(singular, plural, citation.source_start, citation.source_end))
+    source_span = describe_source_span(citation)
+    if source_span is not None:
+        where.append(source_span)
     if citation.source_index is not None:
         where.append(f"{'of ' if where else ''}source {citation.source_index}")
     if citation.text_start is not None:

@@ -116,7 +116,7 @@ def test_citations_are_numbered_footnotes_at_the_end_of_their_span():
         '<div class="item text">Sky is blue.<sup class="cite">[1]</sup> Grass is green.'
         '<sup class="cite">[2]</sup><sup class="cite">[3]</sup></div>\n'
         '<ol class="citations">'
-        '<li>Colours: <q>The sky is blue.</q> <span class="where">(pages 2-3 of source 0)'
+        '<li>Colours: <q>The sky is blue.</q> <span class="where">(page 2 of source 0)'
         "</span></li>"
         '<li><a href="https://example.org/a?b=1&amp;c=2" rel="noopener noreferrer">'
         "https://example.org/a?b=1&amp;c=2</a></li>"

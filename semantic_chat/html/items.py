@@ -26,7 +26,7 @@ from ..contents import (
     UnknownContent,
 )
 from ..errors import InvalidTypeError, describe_type
-from ..transcript import describe_item
+from ..transcript import describe_item, describe_source_span
 from .jsonview import json_block, parse_json
 
 __all__ = [
@@ -172,12 +172,9 @@ def render_footnotes(citations: list[Citation]) -> str:
         if citation.cited_text:
             label += f': <q>{_escape(citation.cited_text)}</q>'
         where = []
-        if citation.source_start is not None:
-            end = "" if citation.source_end is None else f"-{citation.source_end}"
-            unit = {"char": "characters", "page": "pages", "block": "blocks"}.get(
-                citation.source_unit or "", citation.source_unit or "positions"
-            )
-            where.append(f"{_escape(unit)} {citation.source_start}{end}")
+        source_span = describe_source_span(citation)
+        if source_span is not None:
+            where.append(_escape(source_span))
         if citation.source_index is not None:
             where.append(f"{'of ' if where else ''}source {citation.source_index}")
         if where:
