@@ -44,7 +44,7 @@ from ...contents import (
     UnknownContent,
 )
 from ...contents.citation import Citation
-from ...errors import FormatError, SemanticChatError, describe_type
+from ...errors import FormatError, ProviderError, SemanticChatError, describe_type
 from ...history import ChatHistory
 from ...jsoncodec import model_json_value
 from ...labels import AuthorRole, FinishReason
@@ -344,7 +344,13 @@ def from_response(response: Any, *, candidate: int | None = None) -> ChatMessage
     ``candidate``, ``response``), in snake_case without ``null`` fields; ``inner_content`` is
     the object given.
 
+    An error body (``{"error": {"code": 503, "message": ..., "status": "UNAVAILABLE"}}``,
+    what the REST API answers, or sends mid-stream, instead of a response) has no reply: it
+    raises `ProviderError`.
+
     Raises:
+        ProviderError: the body is an API error (``UNAVAILABLE: The model is overloaded``),
+            located at ``response.error``.
         FormatError: the response is not an object, has no candidate ``candidate``, or a
             part is malformed; the message names the location
             (``response.candidates[0].content.parts[1].function_call.name``).
@@ -354,6 +360,8 @@ def from_response(response: Any, *, candidate: int | None = None) -> ChatMessage
         raise FormatError.mismatch(
             "response", "a GenerateContentResponse object", describe_type(data)
         )
+    if data.get("error") is not None:
+        raise provider_error(data["error"]).with_path("response.error")
     data = _snake_without_none(data)
     path = f"response.candidates[{candidate or 0}]"
     picked = _candidate(data, candidate, path)
@@ -442,6 +450,21 @@ def _candidate(data: dict[str, Any], candidate: int | None, path: str) -> dict[s
     if type(given) is not dict:
         raise FormatError.mismatch(path, "a Candidate object", describe_type(given))
     return _snake_without_none(given)
+
+
+def provider_error(error: Any) -> ProviderError:
+    """The `ProviderError` of a Google API error object: ``"<status>: <message>"``.
+
+    The ``status`` (``UNAVAILABLE``) is its ``error_type``; without one, the HTTP ``code``
+    names it (``503: ...``).
+    """
+    error = error if isinstance(error, dict) else {"message": error}
+    status = error.get("status") if isinstance(error.get("status"), str) else None
+    code = error.get("code")
+    name = status or (str(code) if type(code) is int else "error")
+    message = error.get("message")
+    detail = message if isinstance(message, str) else "the API reported an error"
+    return ProviderError(f"{name}: {detail}", error_type=status)
 
 
 def _report_others(count: int) -> None:

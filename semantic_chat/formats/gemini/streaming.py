@@ -37,7 +37,7 @@ from ...streaming import (
     StreamingReasoningContent,
     StreamingTextContent,
 )
-from .reading import from_response
+from .reading import from_response, provider_error
 from .shared import HINTS, is_made_id, made_call_id, plain, snake_key
 
 __all__ = ["from_stream"]
@@ -81,7 +81,13 @@ def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
     writes (``to_payload``) as `from_response` of the answer given whole does, with the same
     id, model, finish reason, usage and hints.
 
+    A chunk that is an API error object (``{"error": {"code": 503, "message": ...,
+    "status": "UNAVAILABLE"}}``, what the REST stream sends when it fails mid-way) raises
+    `ProviderError`, as `from_response` of an error body does.
+
     Raises:
+        ProviderError: a chunk is an API error (``UNAVAILABLE: The model is overloaded``),
+            located at it (``chunks[1].error``).
         FormatError: a chunk is malformed; the message names it
             (``chunks[3].candidates[0].content.parts[1].function_call.name``).
     """
@@ -140,8 +146,11 @@ class _Stream:
         """The chunks one response chunk gives: one per candidate it has.
 
         Raises:
+            ProviderError: the chunk is an API error object, located at its ``error``.
             FormatError: the chunk is malformed.
         """
+        if data.get("error") is not None:  # the REST stream's error mid-way: no answer
+            raise provider_error(data["error"]).with_path(f"{path}.error")
         changed = False
         given: Any = None
         for key, value in data.items():
