@@ -5,8 +5,9 @@ A stream is ``message_start``, then for each content block ``content_block_start
 reason and the usage so far) and ``message_stop``; ``ping`` events come anywhere. Text,
 thinking and ``tool_use`` blocks stream as fragments that carry the block's ``index``, so that
 `semantic_chat.StreamingChatMessageContent.accumulate` keeps each block its own item. Every
-other block (``server_tool_use``, ``web_search_tool_result`` ...) is gathered until its stop
-and given whole, read as the reader reads it in a response.
+other block (``server_tool_use``, ``web_search_tool_result``, ``compaction`` ...) is gathered
+until its stop (or the stream's end) and given whole, read as the reader reads it in a
+response; its deltas fold into it where their fields are the block's own.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ...streaming import (
     StreamingReasoningContent,
     StreamingTextContent,
 )
-from ..wire import as_plain, require
+from ..wire import as_plain, lose, require
 from .citations import read_citation
 from .reading import from_response
 from .shared import HINTS, PROVIDER
@@ -58,8 +59,13 @@ def from_stream(events: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
       from the final message (``{}`` for no pieces); pieces that are not a JSON object (a
       stream cut by ``max_tokens``) stay the call's arguments as text;
     - any other block (server tools, newer types) is given whole at its
-      ``content_block_stop``, its ``input_json_delta`` pieces parsed into ``input``, as
-      `from_response` reads it (a plugin's decoder, else `UnknownContent`);
+      ``content_block_stop`` (or the end of the stream), as `from_response` reads it (a
+      plugin's decoder, else `UnknownContent`): its ``input_json_delta`` pieces parsed into
+      ``input`` (pieces that are not a JSON object, a stream cut by ``max_tokens``, stay its
+      ``input`` as text), and each other delta folded in as the SDK's ``accumulate_event``
+      folds its own, where the delta's fields are the block's (``compaction_delta``: a
+      ``null`` field set, a text one joined); a delta that is not warns
+      (`ConversionWarning`) and is left out;
     - ``message_delta`` gives the finish reason and the whole usage: its counts are
       cumulative and replace those of ``message_start``, which it may leave out;
     - ``ping``, ``message_stop`` and event types newer than this code give nothing, and so do
@@ -90,7 +96,7 @@ def from_stream(events: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
 class _Block:
     """A content block between its start and stop."""
 
-    __slots__ = ("block", "cited", "empty_citations", "hints", "kind", "parts", "path")
+    __slots__ = ("block", "cited", "held", "hints", "kind", "parts", "path")
 
     def __init__(self, kind: str, block: dict[str, Any], path: str) -> None:
         self.kind = kind
@@ -98,7 +104,7 @@ class _Block:
         self.path = path
         self.parts: list[str] = []  # input_json_delta pieces of a tool_use or gathered block
         self.cited = False  # a citations_delta came
-        self.empty_citations = False  # the start said "citations": []
+        self.held: dict[str, Any] = {}  # the start's "citations": [] or null, until its stop
         self.hints: dict[str, Any] = {}
 
 
@@ -147,8 +153,8 @@ class _Stream:
         if kind not in _FRAGMENT_BLOCKS:
             return None  # given whole at its stop
         self.content[index] = block
-        if kind == "text" and block.get("citations") == []:
-            state.empty_citations = True  # written back only if no citation comes
+        if kind == "text" and "citations" in block and block["citations"] in (None, []):
+            state.held = {"citations": block["citations"]}  # written back if none comes
             block = {key: value for key, value in block.items() if key != "citations"}
         item = _read_block(block, where)
         state.hints = dict(peek_metadata(item).get(HINTS) or {})
@@ -184,6 +190,8 @@ class _Stream:
         if state.kind not in _FRAGMENT_BLOCKS:
             if kind == "input_json_delta":
                 state.parts.append(require(delta, "partial_json", str, where))
+            else:
+                _fold(state, delta, kind, where)
             return None
         if kind not in _DELTAS[state.kind]:
             if kind in _KNOWN_DELTAS:
@@ -221,39 +229,32 @@ class _Stream:
     def _stop(self, event: dict[str, Any], path: str) -> StreamingChatMessageContent | None:
         index, state = self._open(event, path)
         del self.blocks[index]
+        return self._close(index, state)
+
+    def finish(self) -> list[StreamingChatMessageContent]:
+        """At the end of the stream, the chunks of the blocks that did not stop, as they stand."""
+        chunks = [self._close(index, state) for index, state in sorted(self.blocks.items())]
+        self.blocks.clear()
+        return [chunk for chunk in chunks if chunk is not None]
+
+    def _close(self, index: int, state: _Block) -> StreamingChatMessageContent | None:
+        """The chunk a block gives when it ends: a call's parsed input, a gathered block."""
         if state.kind == "tool_use":
             return _whole_call(index, state.parts)
         if state.kind in _FRAGMENT_BLOCKS:
-            if not (state.empty_citations and not state.cited):
+            if not state.held or state.cited:
                 return None
-            # No citation came: the block is written back with its empty list, as it started.
-            fields = {**state.hints.get("fields", {}), "citations": []}
+            # No citation came: the block is written back with its [] or null, as it started.
+            fields = {**state.hints.get("fields", {}), **state.held}
             hints = {**state.hints, "fields": fields}
             fragment = StreamingTextContent("", index=index, metadata={HINTS: hints})
             return StreamingChatMessageContent(_ASSISTANT, items=[fragment])
         block = state.block
-        text = "".join(state.parts)
-        if text.strip():
-            try:
-                block = {**block, "input": json.loads(text)}
-            except ValueError as error:
-                raise FormatError(
-                    f"the streamed input of content block {index} is not JSON: "
-                    f"{error}",
-                    path=path,
-                ) from None
+        if "".join(state.parts).strip():
+            block = {**block, "input": _gathered_input(state.parts)}
         item = _read_block(block, state.path)
         self.content[index] = block
         return StreamingChatMessageContent(_ASSISTANT, items=[item])
-
-    def finish(self) -> list[StreamingChatMessageContent]:
-        """At the end of the stream, the chunks of the calls whose blocks did not stop."""
-        chunks = [
-            _whole_call(index, state.parts)
-            for index, state in sorted(self.blocks.items())
-            if state.kind == "tool_use"
-        ]
-        return [chunk for chunk in chunks if chunk is not None]
 
     def _message_delta(self, event: dict[str, Any], path: str) -> StreamingChatMessageContent:
         delta = require(event, "delta", dict, path)
@@ -314,6 +315,53 @@ def _whole_call(index: int, parts: list[str]) -> StreamingChatMessageContent | N
     except (ValueError, RecursionError, SemanticChatError):
         return None
     return StreamingChatMessageContent(_ASSISTANT, items=[fragment])
+
+
+def _gathered_input(parts: list[str]) -> Any:
+    """A gathered block's ``input`` from its pieces: the JSON object, else the text as it is.
+
+    Pieces that are not a JSON object (a ``server_tool_use`` cut by ``max_tokens``) stay
+    text, as a ``tool_use`` block's arguments do, losing nothing.
+    """
+    text = "".join(parts)
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+    return value if type(value) is dict else text
+
+
+def _fold(state: _Block, delta: dict[str, Any], kind: str, where: str) -> None:
+    """Fold a delta into a gathered block, as the SDK's ``accumulate_event`` folds its own.
+
+    Well defined when each of the delta's fields is one of the block's and is ``null`` there
+    (set, as ``compaction_delta`` does) or both are text (joined, as ``text_delta`` does);
+    any other delta is left out with a `ConversionWarning` naming it.
+    """
+    fields = {key: value for key, value in delta.items() if key != "type"}
+    block = state.block
+    if fields and all(_foldable(block, key, value) for key, value in fields.items()):
+        folded = {
+            key: value if block[key] is None else block[key] + value
+            for key, value in fields.items()
+        }
+        state.block = {**block, **folded}
+        return
+    lose(
+        None,
+        where,
+        f"a {kind} whose fields are not those of its {state.kind} block "
+        f"({', '.join(sorted(fields)) or 'none'}): the reader cannot fold it in",
+        "warn",
+    )
+
+
+def _foldable(block: dict[str, Any], key: str, value: Any) -> bool:
+    """Whether a delta's field folds into the block's: set where null, joined where text."""
+    if key not in block:
+        return False
+    before = block[key]
+    return before is None or (type(before) is str and type(value) is str)
 
 
 def _read_block(block: dict[str, Any], path: str) -> KernelContent:
