@@ -118,7 +118,7 @@ class _Group:
 class _Call:
     """One call in a `_Group`: where it is, and where the result answering it is, if any."""
 
-    __slots__ = ("answer", "answered", "call", "group", "item", "order", "position")
+    __slots__ = ("answer", "answered", "call", "group", "item", "order", "position", "result")
 
     def __init__(
         self, call: FunctionCallContent, position: int, item: int, group: _Group, order: int
@@ -131,6 +131,8 @@ class _Call:
         self.answered = False
         self.answer: tuple[int, int] | None = None
         """The position and item index of the result answering it."""
+        self.result: FunctionResultContent | None = None
+        """The result answering it."""
 
 
 class _Pairing:
@@ -145,9 +147,9 @@ class _Pairing:
     def __init__(self, messages: Sequence[ChatMessageContent]) -> None:
         self.groups: list[_Group] = []
         self.removed: dict[int, dict[int, _Call | tuple[bool, str]]] = {}
-        self._by_id: dict[str, list[_Call]] = {}
-        self._by_name: dict[str, list[_Call]] = {}
-        self._made: set[tuple[bool, str]] = set()  # (has an id, the id or name) of each call
+        self._by_id: dict[str, list[_Call]] = {}  # the waiting calls of each id
+        self._by_name: dict[str, list[_Call]] = {}  # the waiting calls of each name, any id
+        self._made: set[tuple[bool, str]] = set()  # (True, id) and (False, name) of each call
         block: _Group | None = None  # the group whose answer block the scan is in
         for position, message in enumerate(messages):
             items = message.items
@@ -178,9 +180,8 @@ class _Pairing:
                 if item.id is not None:
                     self._by_id.setdefault(item.id, []).append(call)
                     self._made.add((True, item.id))
-                else:
-                    self._by_name.setdefault(item.name, []).append(call)
-                    self._made.add((False, item.name))
+                self._by_name.setdefault(item.name, []).append(call)
+                self._made.add((False, item.name))
         return group
 
     def _place(
@@ -197,6 +198,7 @@ class _Pairing:
             return
         call.answered = True
         call.answer = (position, index)
+        call.result = result
         if call.group is not block:
             call.group.extra.append((call.order, result))
             self.removed.setdefault(position, {})[index] = call
@@ -205,8 +207,9 @@ class _Pairing:
         """The unanswered call a result answers, taken off the waiting lists.
 
         In the open answer block its earliest call of that id (or, without an id, of that
-        name); elsewhere the latest earlier one. A result with neither id nor name answers
-        the open block's first unanswered call without an id.
+        name, whatever the call's id: Gemini pairs by name, and its readers make ids up);
+        elsewhere the latest earlier one. A result with neither id nor name answers the open
+        block's first unanswered call without an id.
         """
         if result.call_id is not None:
             waiting = self._by_id.get(result.call_id)
@@ -224,7 +227,23 @@ class _Pairing:
         at = len(waiting) - 1
         while at > 0 and waiting[at - 1].group is block and block is not None:
             at -= 1
-        return waiting.pop(at)
+        call = waiting.pop(at)
+        call_id = call.call.id
+        if result.call_id is None:
+            if call_id is not None:
+                self._by_id[call_id].remove(call)
+        else:
+            self._by_name[call.call.name].remove(call)
+        return call
+
+    def answered_by_name(self) -> list[_Call]:
+        """The calls with an id whose result gives none (it answers by the call's name)."""
+        return [
+            call
+            for group in self.groups
+            for call in group.calls
+            if call.call.id is not None and call.result is not None and call.result.call_id is None
+        ]
 
     def unanswered(self) -> list[_Call]:
         """The calls no result answers, in the order of the history."""
@@ -252,7 +271,7 @@ def _id_faults(
     Every format but Gemini (whose writer leaves ids out) pairs by id, so an id must be
     unique; Anthropic also takes only letters, digits, ``_`` and ``-`` in one.
     """
-    if wire is not None and wire.name == gemini.NAME:
+    if not _pairs_by_id(wire):
         return {}
     if wire is None:
         label, plain, unique = "", False, "each call's id must be unique"
@@ -286,6 +305,45 @@ def _id_faults(
                     call_id,
                 )
     return faults
+
+
+def _pairs_by_id(wire: WireFormat | None) -> bool:
+    """Whether a format pairs results with calls by id: all but Gemini, which writes none."""
+    return wire is None or wire.name != gemini.NAME
+
+
+def _by_id_reason(wire: WireFormat | None) -> str:
+    """Why a result must give its call's id (``Anthropic pairs a result with its call by id``)."""
+    if wire is None:
+        return "a result names its call by id in every format but Gemini"
+    rules = _RULES.get(wire.name)
+    return f"{wire.name if rules is None else rules.label} pairs a result with its call by id"
+
+
+def _with_call_ids(
+    pairing: _Pairing, wire: WireFormat | None, paths: Sequence[str]
+) -> tuple[dict[tuple[int, int], FunctionResultContent], list[tuple[int, int, Change]]]:
+    """The results answering a call by name given its id, by place, and the changes.
+
+    A result moved after its call is replaced in its group's list as well.
+    """
+    given: dict[tuple[int, int], FunctionResultContent] = {}
+    found: list[tuple[int, int, Change]] = []
+    if not _pairs_by_id(wire):
+        return given, found
+    for call in pairing.answered_by_name():
+        assert call.answer is not None
+        assert call.result is not None
+        assert call.call.id is not None
+        position, index = call.answer
+        result = _with_call_id(call.result, call.call.id)
+        given[position, index] = result
+        call.group.extra = [
+            (order, result if old is call.result else old) for order, old in call.group.extra
+        ]
+        what = f"the id of {_call_text(call.call)} to its result: {_by_id_reason(wire)}"
+        found.append((position, index, Change(f"{paths[position]}.items[{index}]", "added", what)))
+    return given, found
 
 
 def _renamed_ids(
@@ -438,6 +496,13 @@ def validate(history: ChatHistory, for_format: str | None = None) -> list[Proble
         path = f"{paths[call.position]}.items[{call.item}]"
         problem = Problem(path, f"{_call_text(call.call)} has no result")
         found.append((order[call.position], call.item, problem))
+    if _pairs_by_id(wire):
+        for call in pairing.answered_by_name():
+            assert call.answer is not None
+            position, index = call.answer
+            text = f"the result for {_call_text(call.call)} gives no call id: {_by_id_reason(wire)}"
+            path = f"{paths[position]}.items[{index}]"
+            found.append((order[position], index, Problem(path, text)))
     for (position, index), fault in _id_faults(worklist, paths, wire).items():
         refused = worklist[position].items[index]
         assert isinstance(refused, FunctionCallContent)
@@ -459,7 +524,8 @@ def validate(history: ChatHistory, for_format: str | None = None) -> list[Proble
     found.sort(key=lambda entry: entry[:2])
     problems = [problem for _, _, problem in found]
     if wire is not None:
-        problems.extend(_writer_problems(wire, history, messages, pairing, order))
+        given, _ = _with_call_ids(pairing, wire, paths)
+        problems.extend(_writer_problems(wire, history, messages, pairing, order, given=given))
     return problems
 
 
@@ -469,12 +535,15 @@ def _writer_problems(
     messages: list[ChatMessageContent],
     pairing: _Pairing,
     order: list[int],
+    *,
+    given: dict[tuple[int, int], FunctionResultContent],
 ) -> list[Problem]:
     """What the format's writer meets in ``history``, its orphan results left out.
 
     An orphan is reported once, by the pairing; written, it would also fail the writers
     that look a result's call up (Gemini, for the function's name), and the messages after
-    it would then be written alone, each reported for want of the calls before it.
+    it would then be written alone, each reported for want of the calls before it. So is a
+    result answering by name: the writer meets it with its call's id (``given``, by place).
     """
     kept: dict[int, list[int]] = {}
     for position, removed in pairing.removed.items():
@@ -482,12 +551,17 @@ def _writer_problems(
         if dropped:
             index = order[position]
             kept[index] = [i for i in range(len(messages[index].items)) if i not in dropped]
-    if not kept:
+    if not kept and not given:
         return _write_problems(wire, history, None)
     probe = list(messages)
+    for (position, item), result in given.items():
+        index = order[position]
+        items = list(probe[index].items)
+        items[item] = result
+        probe[index] = _with_items(probe[index], items)
     for index, indexes in kept.items():
-        items = messages[index].items
-        probe[index] = _with_items(messages[index], [items[i] for i in indexes])
+        items = probe[index].items
+        probe[index] = _with_items(probe[index], [items[i] for i in indexes])
     problems = _write_problems(wire, new_history(probe, history.options), None)
 
     def place(found: re.Match[str]) -> str:
@@ -633,13 +707,21 @@ def _repair_pairing(
     worklist, renamed = _renamed_ids(worklist, paths, wire)
     found.extend((order[position], index, change) for position, index, change in renamed)
     pairing = _Pairing(worklist)
+    given, named = _with_call_ids(pairing, wire, paths)
+    found.extend((order[position], index, change) for position, index, change in named)
     for call in pairing.unanswered():
         call.group.extra.append((call.order, _missing(call.call, flag)))
     ends = {group.end: group for group in pairing.groups if group.extra}
     built: list[tuple[ChatMessageContent, str | None]] = []
-    for position, message in enumerate(worklist):
+    for position, original in enumerate(worklist):
         path = paths[position]
         removed = pairing.removed.get(position)
+        message = original
+        if given and any((position, index) in given for index in range(len(original.items))):
+            items = list(original.items)
+            message = _with_items(
+                original, [given.get((position, index), item) for index, item in enumerate(items)]
+            )
         if removed is None:
             built.append((message, path))
         else:

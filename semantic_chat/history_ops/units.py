@@ -26,23 +26,31 @@ def span_ends(messages: Sequence[ChatMessageContent]) -> list[int]:
 
     ``ends[i]`` is at least ``i + 1``; for an assistant message with calls it is one past the
     last message holding one of their results. A result belongs to the latest call with its
-    id in an earlier message. The span boundaries follow by a running maximum (see `spans`).
+    id in an earlier message; one without an id (Gemini's) to the latest call of its name. The
+    span boundaries follow by a running maximum (see `spans`).
     """
     ends = list(range(1, len(messages) + 1))
     calls_at: dict[str, int] = {}  # call id -> the latest message that made that call
+    names_at: dict[str, int] = {}  # function name -> the latest message that called it
     for index, message in enumerate(messages):
-        made: list[str] = []
+        made: list[FunctionCallContent] = []
         for item in message.items:
             if isinstance(item, FunctionResultContent):
                 call_id = item.call_id
                 if call_id is not None:
                     caller = calls_at.get(call_id)
-                    if caller is not None and ends[caller] <= index:
-                        ends[caller] = index + 1
-            elif isinstance(item, FunctionCallContent) and item.id is not None:
-                made.append(item.id)
-        for call_id in made:
-            calls_at[call_id] = index
+                elif item.name is not None:
+                    caller = names_at.get(item.name)
+                else:
+                    caller = None
+                if caller is not None and ends[caller] <= index:
+                    ends[caller] = index + 1
+            elif isinstance(item, FunctionCallContent):
+                made.append(item)
+        for call in made:
+            if call.id is not None:
+                calls_at[call.id] = index
+            names_at[call.name] = index
     return ends
 
 

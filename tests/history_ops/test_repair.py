@@ -589,3 +589,50 @@ def test_a_call_id_anthropic_refuses_is_reported_and_replaced_with_its_results()
         "functions_get_weather_0-2", "functions_get_weather_0"
     ]
     assert validate(fixed, "anthropic") == []
+
+
+def _answered_by_name() -> ChatHistory:
+    """A Gemini reply's call (its id made up) answered Gemini's way: by name, without an id."""
+    from semantic_chat.formats import gemini
+
+    reply = gemini.from_response(_gemini_reply("Paris"))
+    history = ChatHistory()
+    history.add_user_message("Paris?")
+    history.append(reply)
+    history.append(tool(FunctionResultContent(None, {"t": 18}, name="get_weather")))
+    history.add_assistant_message("18 degrees.")
+    return history
+
+
+def test_a_result_without_an_id_answers_the_call_of_its_name_whatever_its_id() -> None:
+    from semantic_chat.history_ops import filter as keep_only
+    from semantic_chat.history_ops import spans
+
+    history = _answered_by_name()
+    assert validate(history, "gemini") == []
+    assert repair(history, for_format="gemini") == (history, [])
+    assert spans(history) == [(0, 1), (1, 3), (3, 4)]
+    kept = keep_only(history, exclude_roles="tool")
+    assert [(str(m.role), [type(i).__name__ for i in m.items]) for m in kept] == [
+        ("user", ["TextContent"]), ("assistant", ["TextContent"])
+    ]
+
+
+def test_a_result_answering_by_name_gets_its_calls_id_for_a_format_pairing_by_id() -> None:
+    history = _answered_by_name()
+    assert [str(problem) for problem in validate(history, "anthropic")] == [
+        "messages[2].items[0]: the result for call 'gemini-call-0-0' (get_weather) gives no "
+        "call id: Anthropic pairs a result with its call by id"
+    ]
+    fixed, changes = repair(history, for_format="anthropic")
+    assert [str(change) for change in changes] == [
+        "messages[2].items[0]: added the id of call 'gemini-call-0-0' (get_weather) to its "
+        "result: Anthropic pairs a result with its call by id"
+    ]
+    assert fixed[2].items[0].call_id == "gemini-call-0-0"
+    assert history[2].items[0].call_id is None  # nothing given is changed
+    assert fixed[1] is history[1]
+    assert validate(fixed, "anthropic") == []
+    assert formats.anthropic.to_payload(fixed)["messages"][2]["content"][0] == {
+        "type": "tool_result", "tool_use_id": "gemini-call-0-0", "content": '{"t":18}'
+    }
