@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 
 from ..errors import FormatError, SemanticChatError
+from .request_fields import is_anthropic_tool
 
 __all__ = [
     "ENDPOINTS",
@@ -88,7 +89,11 @@ GEMINI = "gemini"
 
 _ANTHROPIC_BODY_KEYS = ("system", "stop_sequences", "anthropic_version")
 """Keys that make a ``messages`` body an Anthropic one: no OpenAI body has them (``top_k`` and
-``thinking`` are left to `semantic_chat.formats.scoring`: OpenAI-compatible servers take them)."""
+``thinking`` are left to `semantic_chat.formats.scoring`: OpenAI-compatible servers take them).
+Its ``tools`` and ``tool_choice`` can be as sure: see `_has_anthropic_tools`."""
+
+_ANTHROPIC_CHOICES = frozenset(("any", "tool"))
+"""``tool_choice`` types only Anthropic has (OpenAI's are strings, or ``function`` ...)."""
 
 
 _GEMINI_RESULT_KEYS = ("response", "error", "status")
@@ -119,7 +124,9 @@ def kind_of(document: Any) -> Kind | None:
     if "version" in document:
         return None  # this library's own history
     messages = document.get("messages")
-    if isinstance(messages, list) and any(key in document for key in _ANTHROPIC_BODY_KEYS):
+    if isinstance(messages, list) and (
+        any(key in document for key in _ANTHROPIC_BODY_KEYS) or _has_anthropic_tools(document)
+    ):
         return "anthropic_request"
     if isinstance(messages, list) and (messages or "model" in document):
         return "chat_request" if "model" in document else "fine_tuning"
@@ -144,6 +151,24 @@ def kind_of(document: Any) -> Kind | None:
     ):
         return "gemini_response"
     return None
+
+
+def _has_anthropic_tools(document: dict[str, Any]) -> bool:
+    """Whether a body's tools or tool choice are in a shape only Anthropic's take.
+
+    A tool with an ``input_schema`` or a dated type (``web_search_20250305``), or a
+    ``tool_choice`` object of type ``any`` or ``tool`` or with ``disable_parallel_tool_use``:
+    OpenAI's tools have ``parameters`` and undated types, and its choices are neither.
+    """
+    tools = document.get("tools")
+    if type(tools) is list and any(
+        type(tool) is dict and is_anthropic_tool(tool) for tool in tools
+    ):
+        return True
+    choice = document.get("tool_choice")
+    return type(choice) is dict and (
+        choice.get("type") in _ANTHROPIC_CHOICES or "disable_parallel_tool_use" in choice
+    )
 
 
 def is_request(document: Any) -> bool:

@@ -6,10 +6,12 @@ by its body.
 
 A bare list of ``{"role": "user", "content": "Hi"}`` messages reads alike in Chat Completions
 and Anthropic Messages; it is given to ``openai-chat``. Anthropic wins on what only it has:
-a top-level ``system`` or ``stop_sequences``, ``top_k`` or ``thinking`` beside ``messages``,
-``tool_use`` / ``tool_result`` / ``thinking`` / ``document`` blocks or an image with a
-``source``, a ``message`` response, a Message Batches line, or (between bodies that read alike)
-a ``claude`` model with ``max_tokens``.
+a top-level ``system`` or ``stop_sequences``; a tool with an ``input_schema`` or a dated type
+(``web_search_20250305``, ``bash_20250124``), or a ``tool_choice`` object of type ``any`` or
+``tool`` or with ``disable_parallel_tool_use`` (all decisive, whatever the model's name);
+``top_k`` or ``thinking`` beside ``messages``, ``tool_use`` / ``tool_result`` / ``thinking`` /
+``document`` blocks or an image with a ``source``, a ``message`` response, a Message Batches
+line, or (between bodies that read alike) a ``claude`` model with ``max_tokens``.
 
 Gemini documents have keys no other format uses: ``contents`` (a request body, REST or the
 SDK's ``{"model", "contents", "config"}``), ``candidates`` or ``promptFeedback`` (a response),
@@ -149,8 +151,9 @@ def score_anthropic(payload: Any) -> int:
     A ``messages`` list scores below `score_openai_chat` unless it holds blocks only
     Anthropic has (``tool_use``, ``tool_result``, ``thinking``, an image with a ``source``
     ...); it scores nothing with a role or key Anthropic messages lack (``system``,
-    ``tool_calls``, ``name``), and less for each OpenAI part (``image_url``). A body that
-    reads alike in both formats is Anthropic's when its model is a ``claude`` one with
+    ``tool_calls``, ``name``), and less for each OpenAI part (``image_url``). A body with
+    Anthropic's tools or tool choice is its (`documents.kind_of`). A body that reads alike in
+    both formats is Anthropic's when its model is a ``claude`` one with
     ``max_tokens``, or it has ``top_k`` or ``thinking``.
     """
     kind = kind_of(payload)
