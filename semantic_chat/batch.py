@@ -53,7 +53,7 @@ from .errors import (
     SerializationError,
     describe_type,
 )
-from .formats import documents
+from .formats import documents, validation
 from .formats.validation import Problem
 from .formats.wire import OnUnsupported
 from .prompt import form_prompt_string
@@ -291,12 +291,12 @@ def _convert(
     except SemanticChatError as error:
         raise error.at(unwrapped.path) from None
     writer = formats.get(target)
+    validation.give_max_tokens(history, payload, max_tokens)
+    validation.check_batch_model(payload, history, target)
     request = documents.is_request(body) or history.options is not None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         if request and writer.to_request is not None:
-            if history.options is not None and history.options.max_tokens is None:
-                history.options.max_tokens = max_tokens
             written = writer.to_request(history, on_unsupported=on_unsupported)
         else:
             written = writer.to_payload(history, on_unsupported=on_unsupported)

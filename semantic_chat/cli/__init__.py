@@ -294,13 +294,22 @@ def _line_number(text: str) -> int:
     return number
 
 
+_MOST_TOKENS = 2**63 - 1
+"""The largest token limit a request can hold: every API reads it as a 64-bit integer."""
+
+
 def _positive(text: str) -> int:
+    """A token limit from 1 to `_MOST_TOKENS`; anything else is the option's usage error."""
     try:
         count = int(text)
     except ValueError:
         count = 0
     if count < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of tokens above 0, got {text!r}")
+    if count > _MOST_TOKENS:
+        raise argparse.ArgumentTypeError(
+            f"expected at most {_MOST_TOKENS:,} tokens (a 64-bit integer), got {text!r}"
+        )
     return count
 
 

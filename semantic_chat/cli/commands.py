@@ -14,11 +14,12 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import closing
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from .. import formats, jsoncodec
+from .. import formats
 from ..errors import SemanticChatError
 from ..example import example_history
+from ..formats import documents, validation
 from ..history import ChatHistory
 from ..html import render
 from ..transcript import render_transcript, summarize
@@ -30,6 +31,7 @@ from .files import (
     atomic_output,
     is_jsonl,
     open_input,
+    parse_json,
     read_chunks,
     read_document,
 )
@@ -314,17 +316,16 @@ def show(args: argparse.Namespace) -> int:
         if args.html:
             return _show_html(args, source, jsonl)
         if not jsonl:
-            _, history = _read(args.source, read_document(source))
-            print(_transcript(history, color))
+            print(_transcript(_read(args.source, read_document(source)), color))
             return 0
         first = True
         for number, raw in _lines(source, args.line):
-            name, history = _read_line(args, number, raw)
-            heading = f"══ line {number:,} · {name}"
+            shown = _read_line(args, number, raw)
+            heading = f"══ line {number:,} · {shown.name}"
             if not first:
                 print()
             print(_styled(heading, _BOLD, color))
-            print(_transcript(history, color))
+            print(_transcript(shown, color))
             first = False
     return 0
 
@@ -337,13 +338,13 @@ def _show_html(args: argparse.Namespace, source: Input, jsonl: bool) -> int:
         title = source.path.name
     if not jsonl:
         target = _output_path(args.output, source)
-        _, history = _read(args.source, read_document(source))
+        history = _page_history(_read(args.source, read_document(source)), "")
         _write_page(target, render(history, title=title, theme=theme))
         return 0
     if args.line is not None:
         target = _output_path(args.output, source)
         ((number, raw),) = _lines(source, args.line)
-        _, history = _read_line(args, number, raw)
+        history = _page_history(_read_line(args, number, raw), f"line {number:,}: ")
         page_title = f"{title} · line {number:,}" if title else f"line {number:,}"
         _write_page(target, render(history, title=page_title, theme=theme))
         return 0
@@ -379,18 +380,23 @@ def _show_pages(
     with Progress(source, args.quiet, "rendering") as progress:
         for chunk in read_chunks(source.stream):
             for number, raw in chunk.lines:
-                name, history = _read_line(args, number, raw)
-                page = render(history, title=f"{title} · line {number:,}", theme=theme)
+                shown = _read_line(args, number, raw)
+                if shown.history is None:  # listed in the index as what it is; no page
+                    entries.append(pages.IndexEntry(number, shown.name, 0, None, shown.no_reply))
+                    continue
+                page = render(shown.history, title=f"{title} · line {number:,}", theme=theme)
                 _write_page(_inside(directory, pages.page_name(number), source), page)
-                entries.append(pages.entry_for(number, name, history))
+                entries.append(pages.entry_for(number, shown.name, shown.history))
             progress.advance(chunk.size)
     index = pages.render_index(entries, title=title, theme=theme)
     _write_page(_inside(directory, pages.INDEX_NAME, source), index)
-    written = {pages.page_name(entry.line) for entry in entries}
+    written = {pages.page_name(entry.line) for entry in entries if entry.no_reply is None}
     removed = _remove_stale_pages(directory, written, source)
     if not args.quiet:
-        count = _count(len(entries), "conversation page")
+        count = _count(len(written), "conversation page")
         done = f"{PROG}: wrote {count} and {pages.INDEX_NAME} to {directory}"
+        if len(written) < len(entries):
+            done += f" ({_count(len(entries) - len(written), 'line')} without a reply: no page)"
         if removed:
             done += f"; removed {_count(removed, 'page')} an earlier run left for other lines"
         print(done, file=sys.stderr)
@@ -461,28 +467,62 @@ def _lines(source: Input, only: int | None) -> Iterator[tuple[int, bytes]]:
     raise CommandError(f"--line {only:,}: out of range: {source.name} has {lines}", 2)
 
 
-def _read_line(args: argparse.Namespace, number: int, raw: bytes) -> tuple[str, ChatHistory]:
+def _read_line(args: argparse.Namespace, number: int, raw: bytes) -> _Shown:
     """Read JSONL line ``number``; its errors are located at the line (and column)."""
     try:
-        return _read(args.source, jsoncodec.loads(raw))
+        return _read(args.source, parse_json(raw))
     except (SemanticChatError, ValueError) as error:
         if args.debug:
             raise
         raise CommandError(at_line(number, describe_error(error))) from None
 
 
-def _transcript(history: ChatHistory, color: bool) -> str:
-    summary = _styled(f"Contains {summarize(history)}.", _DIM, color)
-    return f"{render_transcript(history, color=color)}\n\n{summary}"
+class _Shown(NamedTuple):
+    """A conversation read to show: its format and history, or a results line's failure."""
+
+    name: str
+    history: ChatHistory | None
+    no_reply: str | None = None
+    """What a Batch results line of a request that got no reply says (``request r0:
+    expired``): shown as it is, where the conversation would be."""
 
 
-def _read(source: str | None, payload: Any) -> tuple[str, ChatHistory]:
-    """Read a document to show it; what reading left out is printed as a warning."""
+_RESULT_FORMATS = {"anthropic_batch_result": "anthropic", "gemini_batch_result": "gemini"}
+"""The format of a results line by its kind (an OpenAI one is either OpenAI format's)."""
+
+
+def _transcript(shown: _Shown, color: bool) -> str:
+    if shown.history is None:
+        return _styled(f"(no reply: {shown.no_reply})", _DIM, color)
+    summary = _styled(f"Contains {summarize(shown.history)}.", _DIM, color)
+    return f"{render_transcript(shown.history, color=color)}\n\n{summary}"
+
+
+def _page_history(shown: _Shown, where: str) -> ChatHistory:
+    """The history of a page asked for by name; a results line without a reply has none.
+
+    Raises:
+        CommandError: the line is of a request that got no reply (status 1).
+    """
+    if shown.history is None:
+        raise CommandError(f"{where}no reply, so no page: {shown.no_reply}")
+    return shown.history
+
+
+def _read(source: str | None, payload: Any) -> _Shown:
+    """Read a document to show it; what reading left out is printed as a warning.
+
+    A results line of a request that got no reply (expired, errored ...) is shown as that.
+    """
+    failed = validation.failed_request(payload)
+    if failed is not None:
+        kind = documents.kind_of(payload) or ""
+        return _Shown(source or _RESULT_FORMATS.get(kind, "openai"), None, failed)
     name = source if source is not None else formats.detect(payload)
     history, notes = read_noting(name, payload)
     for note in notes:
         _warn(note)
-    return name, history
+    return _Shown(name, history)
 
 
 def _output_path(name: str | None, source: Input | None) -> Path | None:

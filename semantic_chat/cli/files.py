@@ -29,6 +29,7 @@ __all__ = [
     "atomic_output",
     "is_jsonl",
     "open_input",
+    "parse_json",
     "read_chunks",
     "read_document",
 ]
@@ -40,6 +41,11 @@ CHUNK_BYTES = 1 << 20
 """A chunk is closed early once its lines hold this many bytes."""
 
 _BOM = b"\xef\xbb\xbf"
+_WIDE_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"),
+)
+"""Byte order marks of the encodings a JSON file is saved in by mistake, longest first."""
 _JSON_SPACE = b" \t\r\n"
 _JSONL_SUFFIXES = (".jsonl", ".ndjson")
 
@@ -112,13 +118,53 @@ def read_document(source: Input) -> Any:
     if not data.strip(_JSON_SPACE):
         raise SerializationError(EMPTY_INPUT)
     try:
-        return jsoncodec.loads(data)
+        return parse_json(data)
     except SerializationError as error:
         where, what = document_position(str(error))
         first, _, rest = data.strip().partition(b"\n")
         if rest.strip() and _parses(first):
             what += " (one JSON value per line? pass --jsonl)"
         raise SerializationError(what, path=where) from None
+
+
+def parse_json(data: bytes) -> Any:
+    """Parse JSON bytes; bytes that are not UTF-8 are an error placed at the first bad one.
+
+    The parsers say ``str is not valid UTF-8`` at line 1, column 1 whatever the byte; this
+    says which byte and where (``not UTF-8: byte 0xe9: line 3 column 12 (char 40)``, placed by
+    `semantic_chat.cli.wording`), or that the text is UTF-16 or UTF-32 by its byte order mark.
+
+    Raises:
+        SerializationError: the bytes are not UTF-8 JSON.
+    """
+    try:
+        return jsoncodec.loads(data)
+    except SerializationError:
+        not_utf8 = _utf8_error(data)
+        if not_utf8 is None:
+            raise
+    raise SerializationError(not_utf8) from None
+
+
+def _utf8_error(data: bytes) -> str | None:
+    """Say why ``data`` is not UTF-8, where, in the parsers' position words; ``None`` if it is."""
+    for bom, encoding in _WIDE_BOMS:
+        if data.startswith(bom):
+            return (
+                f"not UTF-8: the text is {encoding} (it starts with a {encoding} "
+                "byte order mark)"
+            )
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        start = error.start
+    else:
+        return None
+    line_start = data.rfind(b"\n", 0, start) + 1
+    line = data.count(b"\n", 0, start) + 1
+    column = len(data[line_start:start].decode("utf-8")) + 1
+    char = len(data[:start].decode("utf-8"))
+    return f"not UTF-8: byte 0x{data[start]:02x}: line {line} column {column} (char {char})"
 
 
 def _parses(data: bytes) -> bool:

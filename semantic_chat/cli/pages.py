@@ -72,6 +72,9 @@ class IndexEntry(NamedTuple):
     """How many messages it holds."""
     first_user_text: str | None
     """The text of its first user message that has any, cut to `PREVIEW_CHARS`."""
+    no_reply: str | None = None
+    """For a Batch results line of a request that got no reply, what it says (``request r0:
+    expired``): listed without a page."""
 
 
 def page_name(line: int) -> str:
@@ -137,6 +140,13 @@ def render_index(entries: Iterable[IndexEntry], *, title: str, theme: str = "aut
 
 
 def _row(entry: IndexEntry) -> str:
+    if entry.no_reply is not None:
+        return (
+            f'<tr><td class="number">line {entry.line:,}</td>'
+            f'<td class="format">{html.escape(entry.source, quote=True)}</td>'
+            f'<td class="number">0</td><td><span class="none">no reply: '
+            f"{html.escape(entry.no_reply, quote=True)}</span></td></tr>\n"
+        )
     href = html.escape(page_name(entry.line), quote=True)
     if entry.first_user_text is None:
         preview = '<span class="none">(no user text)</span>'

@@ -22,9 +22,9 @@ from typing import Any, NamedTuple
 
 from .. import formats, jsoncodec
 from ..errors import SemanticChatError
-from ..formats import documents
+from ..formats import documents, validation
 from ..history import ChatHistory
-from .files import Chunk, CommandError
+from .files import Chunk, CommandError, parse_json
 from .plugins import load_plugins
 
 __all__ = [
@@ -94,14 +94,16 @@ def transform(job: Job, payload: Any) -> tuple[str, str | None, list[str]]:
     target's request body (the format's ``to_request``); a fine-tuning line stays one, as it
     has no model. A Batch line keeps its envelope: its body is converted, and an input line
     moves into the target's (OpenAI's with the target's ``url``, Anthropic's ``params``,
-    Gemini's ``request``; `semantic_chat.formats.documents.unwrap`).
+    Gemini's ``request``; `semantic_chat.formats.documents.unwrap`). ``--max-tokens`` goes
+    into any request without a limit, a Batch line's too (`validation.give_max_tokens`).
 
     Returns:
         The format it was read in, the output JSON text (``None`` when there is no target),
         and the warnings about what was dropped.
 
     Raises:
-        SemanticChatError: the payload cannot be read, or the target cannot carry it.
+        SemanticChatError: the payload cannot be read, or the target cannot carry it (a
+            Batch line without a model for a target whose Batch lines need one, too).
     """
     unwrapped = documents.unwrap(payload)
     body = unwrapped.body
@@ -112,6 +114,8 @@ def transform(job: Job, payload: Any) -> tuple[str, str | None, list[str]]:
         raise error.at(unwrapped.path) from None
     if job.target is None:
         return source, None, read_notes
+    validation.give_max_tokens(history, payload, job.max_tokens)
+    validation.check_batch_model(payload, history, job.target)
     request = documents.is_request(body) or history.options is not None
     text, notes = dump(job, history, request=request, wrap=unwrapped.wrap)
     return source, text, read_notes + notes
@@ -203,7 +207,7 @@ def run_chunk(job: Job, lines: list[tuple[int, bytes]]) -> list[Outcome]:
     outcomes = []
     for number, raw in lines:
         try:
-            source, text, notes = transform(job, jsoncodec.loads(raw))
+            source, text, notes = transform(job, parse_json(raw))
         except Exception as error:  # reported per line; the run goes on
             trace = traceback.format_exc() if job.debug else None
             outcomes.append(Outcome(number, None, None, describe_error(error), (), trace))
@@ -219,7 +223,7 @@ def check_chunk(job: Job, lines: list[tuple[int, bytes]]) -> list[Outcome]:
     for number, raw in lines:
         try:
             checked = formats.validation.check(
-                jsoncodec.loads(raw),
+                parse_json(raw),
                 job.source,
                 target=job.target,
                 on_unsupported=job.on_unsupported,  # type: ignore[arg-type]

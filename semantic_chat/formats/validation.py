@@ -15,18 +15,46 @@ from typing import Any, Literal, NamedTuple
 
 import attrs
 
-from ..errors import SemanticChatError
+from ..errors import FormatError, SemanticChatError
 from ..history import ChatHistory
-from .documents import unwrap
+from ..options import ChatOptions
+from .documents import kind_of, unwrap
 from .registry import WireFormat, detect, get
 from .wire import OnUnsupported, collect_losses, policy
 
-__all__ = ["Checked", "Problem", "check", "validate"]
+__all__ = [
+    "Checked",
+    "Problem",
+    "check",
+    "check_batch_model",
+    "failed_request",
+    "give_max_tokens",
+    "validate",
+]
 
 Severity = Literal["error", "warning"]
 
 _LISTS = ("messages", "input", "output", "contents")
 """The keys of a document object whose list is read one element at a time."""
+
+_MODEL_LINES = {
+    "anthropic": ("an Anthropic Message Batches line", "params.model"),
+    "openai-chat": ("an OpenAI Batch line", "body.model"),
+    "openai-responses": ("an OpenAI Batch line", "body.model"),
+}
+"""The targets whose Batch request line must name a model, the line and where it goes (a
+Gemini line need not: a Gemini batch job names its model)."""
+
+_REQUEST_LINES = frozenset(("batch_input", "anthropic_batch", "gemini_batch"))
+"""The kinds of Batch request line (input line), whose body is a request."""
+
+_LIMITED = frozenset((
+    "chat_request", "responses_request", "anthropic_request", "gemini_request"
+))
+"""The request bodies a token limit is given to; a fine-tuning line, no API's request, is not."""
+
+_NO_REPLY = frozenset(("errored", "canceled", "expired"))
+"""The types of an Anthropic Message Batches result that has no message."""
 
 _FIRST = re.compile(r"^(.*?\b(?:messages|input|contents))\[0\]")
 
@@ -107,24 +135,142 @@ def check(
         try:
             format = detect(payload)
         except SemanticChatError as error:
-            return Checked(None, None, [_problem(error)])
+            return _no_reply(payload, None) or Checked(None, None, [_problem(error)])
     reader = get(format)
     try:
         with collect_losses() as losses:  # what reading leaves out (a response's other
             history = reader.from_payload(payload)  # candidates ...)
     except (SemanticChatError, ValueError) as error:
+        no_reply = _no_reply(payload, format)
+        if no_reply is not None:
+            return no_reply
         first = _problem(error)
         problems = _read_problems(reader, payload)
         return Checked(format, None, problems if first in problems else [first, *problems])
-    options = history.options
-    if max_tokens is not None and options is not None and options.max_tokens is None:
-        options.max_tokens = max_tokens
+    give_max_tokens(history, payload, max_tokens)
     read = [
         Problem(path, detail, "error" if action == "error" else "warning")
         for path, detail, action in losses
     ]
+    try:
+        check_batch_model(payload, history, target or format)
+    except FormatError as error:
+        read.append(_problem(error))
     written = _write_problems(writer or reader, history, on_unsupported)
     return Checked(format, history, read + written)
+
+
+def give_max_tokens(history: ChatHistory, document: Any, max_tokens: int | None) -> None:
+    """Give a request read without an output limit ``max_tokens`` (``--max-tokens``).
+
+    A request with options gets it in them; a request body read without options (a Gemini
+    body, which names no model, alone or in a Batch line) gets options holding only it, so
+    the target's request carries it. A fine-tuning line (messages, no model) is left alone.
+    """
+    if max_tokens is None:
+        return
+    options = history.options
+    if options is not None:
+        if options.max_tokens is None:
+            options.max_tokens = max_tokens
+        return
+    if kind_of(unwrap(document).body) in _LIMITED:
+        history.options = ChatOptions(max_tokens=max_tokens)
+
+
+def failed_request(document: Any) -> str | None:
+    """Say what a Batch results line of a request that got no reply says; else ``None``.
+
+    Results files routinely hold them: an Anthropic ``errored``, ``canceled`` or ``expired``
+    result, a Gemini ``{"key", "error"}`` line, an OpenAI line with an ``error`` (or an error
+    as its body). A line that is none of these, or has no error object, is left to the reader
+    (it is malformed, and reading says where). Said as ``request r0: expired`` or
+    ``request r1: errored: invalid_request_error: max_tokens: Field required``.
+    """
+    kind = kind_of(document)
+    if kind == "anthropic_batch_result":
+        result = document["result"]
+        if result.get("type") not in _NO_REPLY or isinstance(result.get("message"), (dict, list)):
+            return None
+        error = result.get("error")
+        inner = error.get("error") if isinstance(error, dict) else None
+        why = _words(result.get("type"), *_error_words(inner, "type"))
+        return f"request {document.get('custom_id')}: {why}"
+    if kind == "gemini_batch_result":
+        if isinstance(document.get("response"), (dict, list)):
+            return None
+        error = document.get("error", document.get("status"))
+        if not isinstance(error, dict):
+            return None
+        why = _words("failed", *_error_words(error, "status"))
+        return f"request {document.get('key')}: {why}"
+    if kind == "batch_output":
+        return _failed_output(document)
+    return None
+
+
+def _failed_output(document: dict[str, Any]) -> str | None:
+    """`failed_request` for an OpenAI Batch output line."""
+    response = document.get("response")
+    body = response.get("body") if isinstance(response, dict) else None
+    error = document.get("error")
+    if isinstance(body, dict) and set(body) == {"error"}:
+        error = body["error"]
+    elif isinstance(body, (dict, list)) or not isinstance(error, dict):
+        return None
+    status = response.get("status_code") if isinstance(response, dict) else None
+    failed = f"failed (status {status})" if isinstance(status, int) else "failed"
+    return f"request {document.get('custom_id')}: {_words(failed, *_error_words(error, 'code'))}"
+
+
+def _error_words(error: Any, kind_key: str) -> tuple[Any, Any]:
+    """An API error object's kind (its ``kind_key``) and message, ``None`` where missing."""
+    if not isinstance(error, dict):
+        return None, None
+    return error.get(kind_key), error.get("message")
+
+
+def _words(*parts: Any) -> str:
+    """The parts that are text or numbers, joined by ``: `` (``errored: overloaded: busy``)."""
+    return ": ".join(str(part) for part in parts if isinstance(part, (str, int)) and part != "")
+
+
+def check_batch_model(document: Any, history: ChatHistory, target: str) -> None:
+    """Refuse a Batch request line that would be written for ``target`` without a model.
+
+    Anthropic's Message Batches and OpenAI's Batch API take a model in every line, and a
+    Gemini Batch line has none (its job names it): such a line converted to theirs is one
+    their API refuses. A cheap check: the document's kind, then the options.
+
+    Raises:
+        FormatError: ``document`` is a Batch request line, ``target`` needs a model and the
+            history read from it has none; located at the line's request.
+    """
+    needs = _MODEL_LINES.get(target)
+    if needs is None or (history.options is not None and history.options.model is not None):
+        return
+    kind = kind_of(document)
+    if kind not in _REQUEST_LINES:
+        return
+    line, field = needs
+    where = {"batch_input": "body", "anthropic_batch": "params"}.get(kind, "request")
+    raise FormatError(
+        f"the source names no model, and {line} needs one ({field}): add \"model\" to the "
+        f"line's {where} (no option gives one)",
+        path=where,
+    )
+
+
+def _no_reply(payload: Any, format: str | None) -> Checked | None:
+    """A results line of a request that got no reply: a warning, not an error of the file.
+
+    Such lines are normal in a results file; converting stops at one (nothing to convert),
+    so it is worth a word.
+    """
+    failed = failed_request(payload)
+    if failed is None:
+        return None
+    return Checked(format, None, [Problem("", f"no reply to convert: {failed}", "warning")])
 
 
 def _problem(error: Exception, severity: Severity = "error") -> Problem:
