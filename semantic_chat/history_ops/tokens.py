@@ -26,6 +26,7 @@ from ..contents import (
     ReasoningContent,
     RefusalContent,
     TextContent,
+    UnknownContent,
 )
 from ..errors import InvalidTypeError, InvalidValueError, describe_type
 from ..labels import PLAIN_TEXT
@@ -146,6 +147,21 @@ def _arguments_text(call: FunctionCallContent) -> str:
     return json.dumps(arguments, ensure_ascii=False, default=repr)
 
 
+def _unknown_text(item: UnknownContent) -> str:
+    """An unknown item as sent back: its label and its fields' compact JSON text.
+
+    A server tool's call or result (Anthropic ``web_search_tool_result``, Gemini
+    ``code_execution_result``) can hold pages of text, all of it in ``fields``.
+    """
+    fields = json.dumps(item.fields, ensure_ascii=False, separators=(",", ":"), default=repr)
+    return item.type + fields
+
+
+def _reasoning_text(item: ReasoningContent) -> str:
+    """The reasoning text, or its encrypted form (redacted thinking) sent back in its place."""
+    return item.text + (item.encrypted or "")
+
+
 def _image_header(image: ImageContent) -> bytes | None:
     """The image's bytes, or enough of them for its size, without decoding it all in place."""
     if image.is_decoded:
@@ -209,7 +225,7 @@ def _approximate_items(
     fixed = 0
     for item in items:
         kind = type(item)
-        if kind is TextContent or kind is ReasoningContent or kind is RefusalContent:
+        if kind is TextContent or kind is RefusalContent:
             chars += len(item.text)  # type: ignore[attr-defined]
         elif kind is FunctionCallContent:
             call: FunctionCallContent = item  # type: ignore[assignment]
@@ -226,12 +242,18 @@ def _approximate_items(
                 fixed += more_fixed
             else:
                 chars += len(str(result))
+        elif kind is ReasoningContent:
+            chars += len(_reasoning_text(item))  # type: ignore[arg-type]
         elif isinstance(item, ImageContent):
             fixed += image_tokens(item, unknown=tokens_per_image)
         elif isinstance(item, BinaryContent):
             fixed += tokens_per_file
-        elif isinstance(item, (TextContent, ReasoningContent, RefusalContent)):
+        elif isinstance(item, ReasoningContent):
+            chars += len(_reasoning_text(item))
+        elif isinstance(item, (TextContent, RefusalContent)):
             chars += len(item.text)
+        elif isinstance(item, UnknownContent):
+            chars += len(_unknown_text(item))
         else:
             chars += len(str(item))
     return chars, fixed
@@ -253,11 +275,14 @@ def count_tokens_approximately(
     ``chars_per_token`` and rounded up, plus ``extra_tokens_per_message`` (the tokens that
     open and close a message), plus a count per image and per other binary item. The
     characters are those of the role, the name (with ``count_name``), every text, reasoning
-    and refusal item, a call's name, id and arguments text, and a result's call id and text
-    (a result made of items counts its items). An image costs what `image_tokens` says
-    (OpenAI's tile rule from its width and height, ``tokens_per_image`` when its size is
-    unknown); audio, files and other binary items cost ``tokens_per_file`` each. Rounding
-    per message keeps the count of a history the sum of its messages' counts.
+    and refusal item (a reasoning item's ``encrypted`` data too: redacted thinking is sent
+    back whole), a call's name, id and arguments text, a result's call id and text (a result
+    made of items counts its items), and an `UnknownContent`'s label and fields as compact
+    JSON (a server tool's call or result, such as a web search's pages). An image costs
+    what `image_tokens` says (OpenAI's tile rule from its width and height,
+    ``tokens_per_image`` when its size is unknown); audio, files and other binary items
+    cost ``tokens_per_file`` each. Rounding per message keeps the count of a history the
+    sum of its messages' counts.
 
     Configure it with ``functools.partial(count_tokens_approximately, chars_per_token=3)``.
     """
@@ -306,10 +331,12 @@ class TiktokenCounter:
     12 at the end. A tool of another type counts as its JSON text.
 
     The cookbook counts string contents only; the rest is this library's rule: each text,
-    reasoning and refusal item counts its tokens, a call its name's and arguments' tokens, a
-    result its text's (a result made of items, those items), an image OpenAI's tile rule
-    (`image_tokens`), other binary items ``tokens_per_file``. Text is encoded as ordinary
-    text: a special token's spelling in a message counts as the text it is.
+    reasoning and refusal item counts its tokens (a reasoning item's ``encrypted`` data
+    too), a call its name's and arguments' tokens, a result its text's (a result made of
+    items, those items), an `UnknownContent` its label and fields as compact JSON, an image
+    OpenAI's tile rule (`image_tokens`), other binary items ``tokens_per_file``. Text is
+    encoded as ordinary text: a special token's spelling in a message counts as the text it
+    is.
     """
 
     __slots__ = ("_encode", "encoding", "model", "overhead", "tokens_per_file", "tools")
@@ -391,7 +418,9 @@ class TiktokenCounter:
         tokens = self._tokens
         total = 0
         for item in items:
-            if isinstance(item, (TextContent, ReasoningContent, RefusalContent)):
+            if isinstance(item, ReasoningContent):
+                total += tokens(_reasoning_text(item))
+            elif isinstance(item, (TextContent, RefusalContent)):
                 total += tokens(item.text)
             elif isinstance(item, FunctionCallContent):
                 total += tokens(item.name or "") + tokens(_arguments_text(item))
@@ -405,6 +434,8 @@ class TiktokenCounter:
                 total += image_tokens(item)
             elif isinstance(item, BinaryContent):
                 total += self.tokens_per_file
+            elif isinstance(item, UnknownContent):
+                total += tokens(_unknown_text(item))
             else:
                 total += tokens(str(item))
         return total
