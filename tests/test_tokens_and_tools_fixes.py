@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from typing import Any
 
 import pytest
@@ -19,14 +20,17 @@ from semantic_chat import (
     ReasoningContent,
     TextContent,
     UnknownContent,
+    UnsupportedContentError,
 )
-from semantic_chat.formats import anthropic, gemini
+from semantic_chat.formats import ConversionWarning, anthropic, gemini
 from semantic_chat.history_ops import (
     count_tokens,
     count_tokens_approximately,
     tiktoken_counter,
     trim,
 )
+from semantic_chat.tools import FunctionSchema, ToolSet
+from semantic_chat.tools.definitions import write_definitions
 
 # A byte-level encoding: every UTF-8 byte is one token, so tiktoken counts are exact.
 BYTES = tiktoken.Encoding(
@@ -142,3 +146,76 @@ def test_an_anthropic_round_trip_keeps_the_count(page: str, data: str) -> None:
     ]))
     back = anthropic.from_payload(anthropic.to_payload(history))
     assert count_tokens(back) == count_tokens(history)
+
+
+# --- 2. tool fields a FunctionSchema has no place for ----------------------------------------
+
+_WEATHER = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+
+
+def test_an_anthropic_cache_control_is_reported_where_it_is() -> None:
+    tools = [{"name": "get_weather", "description": "w", "cache_control": {"type": "ephemeral"},
+              "input_schema": _WEATHER}]
+    with pytest.warns(ConversionWarning) as caught:
+        read = ToolSet.from_definitions(tools, format="anthropic")
+    assert [str(warning.message) for warning in caught] == [
+        "tools[0].cache_control: dropped: ToolSet cannot carry the Anthropic tool field "
+        "'cache_control'"
+    ]
+    assert read.definitions("anthropic") == [
+        {"name": "get_weather", "description": "w", "input_schema": _WEATHER}
+    ]
+
+
+def test_a_cache_control_refused_when_asked_names_its_place() -> None:
+    tools = [{"name": "f", "input_schema": _WEATHER},
+             {"name": "g", "input_schema": _WEATHER, "cache_control": {"type": "ephemeral"}}]
+    with pytest.raises(UnsupportedContentError) as raised:
+        ToolSet.from_definitions(tools, format="anthropic", on_unsupported="error")
+    assert str(raised.value).startswith("tools[1].cache_control: ")
+
+
+def test_a_null_field_loses_nothing_and_is_not_reported() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read = ToolSet.from_definitions(
+            [{"name": "f", "input_schema": _WEATHER, "cache_control": None}], "anthropic"
+        )
+    assert list(read) == ["f"]
+
+
+def test_openai_tool_fields_are_reported_where_they_are() -> None:
+    tools = [
+        {"type": "function", "function": {"name": "f", "parameters": _WEATHER, "x": 1}, "y": 2},
+        {"type": "function", "name": "g", "parameters": _WEATHER, "strict": False,
+         "defer_loading": True},
+    ]
+    with pytest.warns(ConversionWarning) as caught:
+        read = ToolSet.from_definitions(tools)
+    assert list(read) == ["f", "g"]
+    assert [str(warning.message) for warning in caught] == [
+        "tools[0].y: dropped: ToolSet cannot carry the OpenAI Chat Completions tool field 'y'",
+        "tools[0].function.x: dropped: ToolSet cannot carry the OpenAI Chat Completions tool "
+        "field 'x'",
+        "tools[1].defer_loading: dropped: ToolSet cannot carry the OpenAI Responses tool field "
+        "'defer_loading'",
+    ]
+
+
+_NAMES = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,20}", fullmatch=True)
+
+
+@given(
+    _NAMES,
+    st.none() | st.text(max_size=30),
+    st.booleans(),
+    st.sampled_from(["openai-chat", "openai-responses", "anthropic", "gemini"]),
+)
+def test_written_definitions_read_back_without_a_report(
+    name: str, description: str | None, strict: bool, format_name: str
+) -> None:
+    schema = FunctionSchema(name, description, _WEATHER, strict and format_name != "gemini")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tools = ToolSet.from_definitions(write_definitions([schema], format_name), format_name)
+    assert tools[name].schema == schema

@@ -188,6 +188,31 @@ def _hosted(
     return []
 
 
+_CHAT_TOOL_FIELDS = frozenset(("type", "function"))
+_CHAT_FUNCTION_FIELDS = frozenset(("name", "description", "parameters", "strict"))
+_RESPONSES_FIELDS = frozenset(("type", "name", "description", "parameters", "strict"))
+_ANTHROPIC_FIELDS = frozenset(("type", "name", "description", "input_schema", "strict"))
+"""The keys of a function tool a `FunctionSchema` keeps, per shape; the others are reported."""
+
+
+def _report_other_fields(
+    tool: dict[str, Any],
+    where: str,
+    kept: frozenset[str],
+    label: str,
+    on_unsupported: OnUnsupported | None,
+) -> None:
+    """Report each key of ``tool`` outside ``kept`` (Anthropic's ``cache_control``), as a loss.
+
+    A `FunctionSchema` has no place for them, so `ToolSet.definitions` cannot write them
+    back; a null value loses nothing and is passed over.
+    """
+    for key, value in tool.items():
+        if key not in kept and value is not None:
+            what = f"the {label} tool field {key!r}"
+            unsupported_field(on_unsupported, _SOURCE, f"{where}.{key}", what)
+
+
 def _read_openai(
     tool: dict[str, Any], where: str, on_unsupported: OnUnsupported | None, nested: bool
 ) -> list[FunctionSchema]:
@@ -207,13 +232,20 @@ def _read_openai(
             raise FormatError.mismatch(
                 f"{where}.function", "a function object", describe_type(body)
             )
-        return [_read_schema(body, f"{where}.function", "parameters", body.get("strict"))]
+        schema = _read_schema(body, f"{where}.function", "parameters", body.get("strict"))
+        _report_other_fields(tool, where, _CHAT_TOOL_FIELDS, label, on_unsupported)
+        _report_other_fields(
+            body, f"{where}.function", _CHAT_FUNCTION_FIELDS, label, on_unsupported
+        )
+        return [schema]
     if body is not None:
         raise FormatError(
             "a Chat Completions definition (nested 'function'), expected the flat Responses "
             "shape", path=f"{where}.function",
         )
-    return [_read_schema(tool, where, "parameters", tool.get("strict"))]
+    schema = _read_schema(tool, where, "parameters", tool.get("strict"))
+    _report_other_fields(tool, where, _RESPONSES_FIELDS, label, on_unsupported)
+    return [schema]
 
 
 def _read_chat(
@@ -238,7 +270,9 @@ def _read_anthropic(
         )
     if "input_schema" not in tool or tool.get("type") not in (None, "custom"):
         return _hosted(tool, where, "Anthropic", on_unsupported)
-    return [_read_schema(tool, where, "input_schema", tool.get("strict"))]
+    schema = _read_schema(tool, where, "input_schema", tool.get("strict"))
+    _report_other_fields(tool, where, _ANTHROPIC_FIELDS, "Anthropic", on_unsupported)
+    return [schema]
 
 
 def _read_gemini(

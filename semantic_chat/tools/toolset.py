@@ -493,7 +493,9 @@ class ToolSet(Mapping[str, Tool]):
         their dicts. Without ``format`` each definition's shape says its format, so a list
         mixing them (as `ChatOptions.tools` may) is read too. A provider's own tools
         (``web_search``, ``google_search``) have no function: they are reported as
-        ``on_unsupported`` says (a warning by default) and left out.
+        ``on_unsupported`` says (a warning by default) and left out. So is a field of a
+        function tool a `FunctionSchema` has no place for (Anthropic's ``cache_control``,
+        located: ``tools[0].cache_control``): `definitions` cannot write it back.
 
         Raises:
             FormatError: the payload holds no tools list, a definition is not in the
