@@ -255,8 +255,12 @@ class _Writer:
             part = {"type": "input_image"}
             if item.file_id is not None:
                 part["file_id"] = item.file_id
+            elif item.uri is not None:
+                if not self._fetchable(item, path):
+                    return None
+                part["image_url"] = item.uri
             else:
-                part["image_url"] = item.uri if item.uri is not None else data_url(item)
+                part["image_url"] = data_url(item)
             if not hints.get("no_detail"):
                 # The API requires a detail; "auto" is what it assumes, so None means "auto".
                 part["detail"] = item.detail if item.detail is not None else "auto"
@@ -265,6 +269,8 @@ class _Writer:
             if item.file_id is not None:
                 part["file_id"] = item.file_id
             elif item.uri is not None:
+                if not self._fetchable(item, path):
+                    return None
                 part["file_url"] = item.uri
             else:
                 part["file_data"] = data_url(item)
@@ -275,6 +281,19 @@ class _Writer:
             return None
         part.update(fields)
         return part
+
+    def _fetchable(self, item: ImageContent | FileContent, path: str) -> bool:
+        """Whether the API can fetch the item's URI; if not, the item is refused at ``path``.
+
+        The API downloads ``image_url`` and ``file_url`` over http(s) only, as Anthropic's
+        does: a ``gs://`` URI (Gemini's Cloud Storage) or a YouTube page (a web page, which
+        Gemini alone reads as a video) is no file it can fetch.
+        """
+        why = _unfetchable(item.uri or "")
+        if why is None:
+            return True
+        unsupported(self.on_unsupported, FORMAT, path, item, why)
+        return False
 
     def _write_text(
         self, item: TextContent, path: str, hints: dict[str, Any], output_run: bool
@@ -348,6 +367,20 @@ class _Writer:
         written.update(fields)
         self._flush()
         self.payload.append(written)
+
+
+_YOUTUBE_HOSTS = frozenset(("youtube.com", "www.youtube.com", "m.youtube.com", "youtu.be"))
+
+
+def _unfetchable(uri: str) -> str | None:
+    """Why the API cannot fetch ``uri`` (not http(s), or a YouTube page), or ``None``."""
+    scheme, _, rest = uri.partition("://")
+    if scheme.lower() not in ("http", "https"):
+        return "by a URI other than http(s)"
+    host = rest.partition("/")[0].partition("?")[0].rpartition("@")[2].partition(":")[0]
+    if host.lower() in _YOUTUBE_HOSTS:
+        return "by a YouTube page URL (a web page, not a file)"
+    return None
 
 
 def _a(word: str) -> str:
