@@ -29,7 +29,7 @@ from semantic_chat.history_ops import (
     tiktoken_counter,
     trim,
 )
-from semantic_chat.tools import FunctionSchema, ToolSet
+from semantic_chat.tools import ChatResponse, FunctionSchema, Run, ToolSet
 from semantic_chat.tools.definitions import write_definitions
 
 # A byte-level encoding: every UTF-8 byte is one token, so tiktoken counts are exact.
@@ -219,3 +219,28 @@ def test_written_definitions_read_back_without_a_report(
         warnings.simplefilter("error")
         tools = ToolSet.from_definitions(write_definitions([schema], format_name), format_name)
     assert tools[name].schema == schema
+
+
+# --- 3. a result paired by name shows its call's id ------------------------------------------
+
+
+def _gemini_run() -> Run:
+    run = Run(gemini.from_response({"candidates": [{"finish_reason": "STOP", "content": {
+        "role": "model", "parts": [
+            {"function_call": {"name": "get_weather", "args": {"city": "Paris"}}}]}}]}))
+    run.add_result(FunctionResultContent(None, {"t": 18}, name="get_weather"))
+    return run
+
+
+def test_a_result_paired_by_name_shows_its_calls_id() -> None:
+    run = _gemini_run()
+    assert str(run) == (
+        "run · finish=tool_calls\n"
+        '   [tool call gemini-call-0-0] get_weather({"city": "Paris"})\n'
+        '     -> [tool result gemini-call-0-0] {"t": 18}'
+    )
+    assert str(ChatResponse([run], done=False)).splitlines()[2] == (
+        '     -> [tool result gemini-call-0-0] {"t": 18}'
+    )
+    assert run.tool_calls[0].result is not None
+    assert run.tool_calls[0].result.call_id is None  # shown with the id, not changed

@@ -687,11 +687,12 @@ def _run_header(title: str, message: ChatMessageContent) -> str:
 
 
 def _tool_run_lines(tool_run: ToolRun) -> list[str]:
+    """The call's line, then its result's: quoting the call's id, as `Run.to_messages` does."""
     lines = [describe_item(tool_run.call)]
     if tool_run.result is None:
         lines.append("(no result yet)")
     else:
-        line = describe_item(tool_run.result)
+        line = describe_item(_quoting(tool_run.result, tool_run.call))
         if tool_run.duration is not None:
             line += f" · {_describe_duration(tool_run.duration)}"
         lines.append(line)

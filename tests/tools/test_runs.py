@@ -228,7 +228,7 @@ def test_tool_run_defaults_and_conversions() -> None:
     assert type(run.duration) is float
     run.result = FunctionResultContent(None, "ok")  # no id to disagree with
     assert run.output == "ok"
-    assert str(run) == "[tool call c1] f({}) -> [tool result None] ok · 500 ms"
+    assert str(run) == "[tool call c1] f({}) -> [tool result c1] ok · 500 ms"
     run.duration = 12.5
     assert str(run).endswith(" · 12.5 s")
 
