@@ -353,10 +353,10 @@ LOSSES = [
     "without both cited text and a url or file id",
     "messages[0].items[1].detail: dropped: .NET Semantic Kernel cannot carry an image's detail",
     "messages[0].items[2].filename: dropped: .NET Semantic Kernel cannot carry a file's name",
-    "messages[0].items[3].signature: dropped: .NET Semantic Kernel cannot carry the signature "
-    "of reasoning",
-    "messages[0].items[3].encrypted: dropped: .NET Semantic Kernel cannot carry the encrypted "
-    "of reasoning",
+    "messages[0].items[3].signature: dropped: .NET Semantic Kernel cannot carry a reasoning "
+    "signature",
+    "messages[0].items[3].encrypted: dropped: .NET Semantic Kernel cannot carry a reasoning "
+    "item's encrypted content",
     "messages[0].items[5].is_error: dropped: .NET Semantic Kernel cannot carry a result's "
     "error flag",
 ]

@@ -29,7 +29,7 @@ from ...contents.metadata import peek_metadata
 from ...errors import FormatError, describe_type
 from ...history import ChatHistory
 from ...message import ChatMessageContent
-from ..sk_python.shared import report_options
+from ..sk_python.shared import REASONING_LOSSES, report_options
 from ..wire import (
     OnUnsupported,
     get_hints,
@@ -222,9 +222,8 @@ def _write_text(
     if text == "" and "Text" in hints:
         text = None
     if not isinstance(item, TextContent):
-        for field in ("signature", "encrypted"):
+        for field, what in REASONING_LOSSES:
             if getattr(item, field) is not None:
-                what = f"the {field} of reasoning"
                 unsupported_field(on_unsupported, FORMAT, f"{path}.{field}", what)
     return {TYPE: kind, "Text": text}
 

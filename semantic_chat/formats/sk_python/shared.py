@@ -29,6 +29,7 @@ __all__ = [
     "HINTS",
     "NAME",
     "OWN_HINTS",
+    "REASONING_LOSSES",
     "ROLES",
     "STATUSES",
     "data_uri_parameters",
@@ -59,6 +60,13 @@ ROLES = frozenset(("system", "user", "assistant", "tool", "developer"))
 
 FINISH_REASONS = frozenset(("stop", "length", "content_filter", "tool_calls", "function_call"))
 """Semantic Kernel's ``FinishReason`` values: it refuses any other."""
+
+REASONING_LOSSES = (
+    ("signature", "a reasoning signature"),
+    ("encrypted", "a reasoning item's encrypted content"),
+)
+"""The `ReasoningContent` fields neither Semantic Kernel format holds, and how a loss names
+each (``... cannot carry a reasoning item's encrypted content``): one wording for both."""
 
 STATUSES = frozenset(("completed", "failed", "in_progress", "incomplete"))
 """Semantic Kernel's ``Status`` values (of a Responses API message)."""

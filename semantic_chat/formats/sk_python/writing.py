@@ -51,6 +51,7 @@ from .shared import (
     FORMAT,
     HINTS,
     OWN_HINTS,
+    REASONING_LOSSES,
     ROLES,
     data_uri_parameters,
     names_of,
@@ -344,9 +345,9 @@ def _write_reasoning(
     hints: dict[str, Any],
     on_unsupported: OnUnsupported | None,
 ) -> dict[str, Any]:
-    for field in ("signature", "encrypted"):
+    for field, what in REASONING_LOSSES:
         if getattr(item, field) is not None:
-            unsupported_field(on_unsupported, FORMAT, f"{path}.{field}", f"a reasoning {field}")
+            unsupported_field(on_unsupported, FORMAT, f"{path}.{field}", what)
     part = _common(item, "reasoning", hints, path)
     if item.text or not hints.get("no_text"):
         part["text"] = item.text
