@@ -142,8 +142,25 @@ def _pieces_of(draw: Any, part: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @st.composite
+def _grounding_of(draw: Any, parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Grounding by one web source of random byte spans of the answer's texts (no thoughts)."""
+    texts = [index for index, part in enumerate(parts)
+             if "text" in part and not part.get("thought")]
+    supports = []
+    for index in draw(st.lists(st.sampled_from(texts), max_size=3)) if texts else []:
+        size = len(parts[index]["text"].encode())
+        start = draw(st.integers(0, size))
+        end = draw(st.integers(start, size))
+        segment = {"part_index": index, "start_index": start, "end_index": end}
+        supports.append({"segment": segment, "grounding_chunk_indices": [0]})
+    return {"grounding_chunks": [{"web": {"uri": "https://a.example"}}],
+            "grounding_supports": supports}
+
+
+@st.composite
 def _gemini_streams(draw: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """A whole answer and its chunks: the pieces grouped at random, maybe an empty text last."""
+    """A whole answer and its chunks: the pieces grouped at random, maybe an empty text last;
+    maybe grounding on the last chunk, which may have no text (a call, an empty text, no parts)."""
     parts = draw(_gemini_parts())
     pieces = [piece for part in parts for piece in draw(_pieces_of(part))]
     if draw(st.booleans()):
@@ -153,10 +170,13 @@ def _gemini_streams(draw: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         take = draw(st.integers(1, len(pieces)))
         chunks.append(_chunk(pieces[:take]))
         pieces = pieces[take:]
-    if not chunks:
+    if not chunks or draw(st.booleans()):
         chunks.append(_chunk([]))
-    chunks[-1]["candidates"][0]["finish_reason"] = "STOP"
-    return chunks, _chunk(parts, finish_reason="STOP")
+    fields: dict[str, Any] = {"finish_reason": "STOP"}
+    if draw(st.booleans()):
+        fields["grounding_metadata"] = draw(_grounding_of(parts))
+    chunks[-1]["candidates"][0].update(fields)
+    return chunks, _chunk(parts, **fields)
 
 
 @given(_gemini_streams())

@@ -72,9 +72,9 @@ def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
     - the chunk carries the answer's ``id``, model, finish reason, usage and hints as the
       stream has said them so far (each chunk's ``usage_metadata`` replaces the one before);
     - citations from ``grounding_metadata`` and ``citation_metadata`` (offsets into the
-      answer's text so far) are given as an empty text fragment of the last text part
-      carrying them; those of an earlier part cannot be added to it in a stream (the whole
-      metadata stays in the message's hints).
+      answer's text so far) are given as empty text fragments carrying them, each with the
+      index of the text part they cite, whichever chunk brings them (one whose only part is
+      a function call, or one without parts, too): accumulated, each joins its part's item.
 
     A chunk without candidates (a prompt blocked, the usage alone) gives the answer's fields
     for each candidate seen so far, or for candidate 0. The accumulated chunks' ``to_message()``
@@ -289,7 +289,7 @@ class _Stream:
 
         The fields are read by `from_response` from what the stream has said of the response
         and the candidate; with citations to read, from the answer's parts so far too, and
-        the new citations of its last text part join the fragments.
+        the new citations of each text part join the fragments.
 
         Raises:
             FormatError: a field is malformed, located in the chunk (``where``; ``path`` for
@@ -304,8 +304,8 @@ class _Stream:
             reply = from_response({**self.response, "candidates": [candidate]})
         except SemanticChatError as error:
             raise _relocated(error, where, path) from None
-        if citing and state.blocks and state.blocks[-1].kind == "text":
-            items = [*items, *_new_citations(state.blocks[-1], reply)]
+        if citing:
+            items = [*items, *_new_citations(state.blocks, reply)]
         finish = reply.finish_reason
         if finish == FinishReason.STOP and state.calls:
             finish = FinishReason.TOOL_CALLS
@@ -342,16 +342,28 @@ def _ended(block: _Block, signed: bool) -> bool:
     return block.signed and signed
 
 
-def _new_citations(block: _Block, reply: ChatMessageContent) -> list[KernelContent]:
-    """An empty fragment of the last text part with the citations it did not have yet."""
-    item = reply.items[block.index] if block.index < len(reply.items) else None
-    if not isinstance(item, TextContent):
-        return []
-    new = [citation for citation in item.citations if citation not in block.citations]
-    if not new:
-        return []
-    block.citations.extend(new)
-    return [StreamingTextContent("", citations=tuple(new), index=block.index)]
+def _new_citations(blocks: list[_Block], reply: ChatMessageContent) -> list[KernelContent]:
+    """An empty fragment per text part with the citations it did not have yet.
+
+    Every text part, not only the last: grounding may come on a chunk after the text (with a
+    function call, or alone), and the fragment's block index joins it to its part's item.
+    """
+    fragments: list[KernelContent] = []
+    for block in blocks:
+        if block.kind != "text" or block.index >= len(reply.items):
+            continue
+        item = reply.items[block.index]
+        if not isinstance(item, TextContent) or not item.citations:
+            continue
+        known = len(block.citations)
+        if item.citations[:known] == tuple(block.citations):  # the usual case: more came
+            new = list(item.citations[known:])
+        else:  # the metadata changed: what the part does not have yet
+            new = [citation for citation in item.citations if citation not in block.citations]
+        if new:
+            block.citations.extend(new)
+            fragments.append(StreamingTextContent("", citations=tuple(new), index=block.index))
+    return fragments
 
 
 def _index(candidate: dict[str, Any], position: int, where: str) -> int:
