@@ -133,7 +133,10 @@ _FOREIGN = (CHAT_KEYS | RESPONSES_KEYS | ANTHROPIC_KEYS) - GEMINI_KEYS
 _MODES_READ = {"AUTO": "auto", "ANY": "required", "NONE": "none"}
 _MODES_WRITTEN = {choice: mode for mode, choice in _MODES_READ.items()}
 _ALLOWED_MODES = {"auto": "AUTO", "required": "ANY"}
-_LEVELS = frozenset(("minimal", "low", "medium", "high"))
+# google-genai's ``types.ThinkingLevel`` members, lower case: the efforts Gemini can carry.
+_LEVELS = frozenset(
+    ("thinking_level_unspecified", "minimal", "low", "medium", "high", "xhigh")
+)
 _TIERS = frozenset(("unspecified", "flex", "standard", "priority"))
 _CALLING_KEYS = frozenset(("mode", "allowed_function_names"))
 
@@ -664,8 +667,8 @@ def _thinking(
     """``thinking_config``: the kept one, with ``reasoning_effort`` as its level.
 
     A level read from Gemini is written as it was read (``"low"`` stays lower case); others
-    in upper case, as the SDK's enum has them. An effort Gemini has no level for (OpenAI's
-    ``"none"`` or ``"xhigh"``) is reported.
+    in upper case, as the SDK's enum has them (``"xhigh"`` is ``XHIGH``). An effort Gemini has
+    no level for (OpenAI's ``"none"``) is reported.
     """
     kept = options.extra.get("thinking_config")
     effort = options.reasoning_effort
