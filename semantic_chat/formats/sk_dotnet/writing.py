@@ -46,9 +46,14 @@ __all__ = ["to_payload", "write_item", "write_items", "write_message"]
 
 
 def to_payload(
-    history: Iterable[ChatMessageContent], *, on_unsupported: OnUnsupported | None = None
+    history: Iterable[ChatMessageContent] | ChatMessageContent,
+    *,
+    on_unsupported: OnUnsupported | None = None,
 ) -> list[dict[str, Any]]:
     """Write what .NET's ``JsonSerializer.Serialize(chatHistory)`` writes: an array of messages.
+
+    A lone message is written as a history of that message (an array of one), as the other
+    formats' ``to_payload`` take one.
 
     Raises:
         FormatError: an element is not a message, or a call's arguments are not a JSON object.
@@ -61,6 +66,8 @@ def to_payload(
     on_unsupported = policy(on_unsupported)
     if isinstance(history, ChatHistory):  # a request body's options: .NET has no place for them
         report_options(history.options, HINTS, FORMAT, on_unsupported)
+    if isinstance(history, ChatMessageContent):
+        history = [history]
     written = []
     for index, message in enumerate(history):
         path = f"messages[{index}]"
