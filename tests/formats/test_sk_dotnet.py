@@ -320,9 +320,15 @@ def test_another_formats_hints_are_not_written_as_metadata():
     message = ChatMessageContent("user", items=[TextContent("hi", metadata={
         "gemini": {"thought_signature": "c2ln"}, "sk_python": {"x": 1}, "mine": 1,
     })], metadata={"openai_chat": {"fields": {}}})
-    assert sk_dotnet.to_payload([message]) == [{"Role": {"Label": "user"}, "Items": [
+    with pytest.warns(ConversionWarning) as caught:
+        written = sk_dotnet.to_payload([message])
+    assert written == [{"Role": {"Label": "user"}, "Items": [
         {"$type": "TextContent", "Text": "hi", "Metadata": {"mine": 1}}
     ]}]
+    assert [str(warning.message) for warning in caught] == [  # only Gemini may send it
+        'messages[0].items[0].metadata["gemini"].thought_signature: dropped: .NET Semantic '
+        "Kernel cannot carry a Gemini thought signature (it is only valid with Gemini)"
+    ]
 
 
 # --- what .NET cannot hold ----------------------------------------------------------------

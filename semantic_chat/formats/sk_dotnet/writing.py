@@ -3,7 +3,8 @@
 Keys are written in the order ``System.Text.Json`` writes them (``$type`` first, then the
 item's own properties, then ``MimeType``, ``ModelId``, ``Metadata``, and a binary item's
 ``Data`` last), with what the reader kept in ``metadata["sk_dotnet"]`` put back. What .NET
-cannot hold follows ``on_unsupported``: items are refused, fields left out with a warning.
+cannot hold follows ``on_unsupported``: items are refused, fields left out with a warning
+(a Gemini thought signature on a text or call, which only Gemini's hints hold, among them).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from ...contents.metadata import peek_metadata
 from ...errors import FormatError, describe_type
 from ...history import ChatHistory
 from ...message import ChatMessageContent
-from ..sk_python.shared import REASONING_LOSSES, report_options
+from ..sk_python.shared import REASONING_LOSSES, report_options, report_signed_hints
 from ..wire import (
     OnUnsupported,
     get_hints,
@@ -88,6 +89,7 @@ def write_message(
     items = stored_items(message, path)
     hints = get_hints(message, HINTS)
     lost_hint_fields(message, path, FORMAT, on_unsupported)  # weight: the others' hints go
+    report_signed_hints(message, path, FORMAT, on_unsupported)
     out: dict[str, Any] = {}
     if TYPE in hints:
         out[TYPE] = hints[TYPE]
@@ -195,6 +197,7 @@ def write_item(
         FormatError: a call's arguments are text that is not a JSON object.
         UnsupportedContentError: as `to_payload`.
     """
+    report_signed_hints(item, path, FORMAT, on_unsupported)  # the others' hints are not written
     encoded = codecs.encode(item, path)
     if encoded is not None:
         return encoded

@@ -2,8 +2,9 @@
 
 What the hints of `reading` kept is written back where it was. What Semantic Kernel cannot
 hold follows ``on_unsupported``: an image's ``detail``, a file's name, the media type of an
-item by URI, a refusal's mark, a reasoning signature, an error flag, a citation's source span
-and a request's options are left out with a warning;
+item by URI, a refusal's mark, a reasoning signature or encrypted content, a Gemini thought
+signature on a text or call (in its hints), an error flag, a citation's source span and a
+request's options are left out with a warning;
 a result of content items, an image, audio or binary item by file id, a media type
 Semantic Kernel cannot read back, and item kinds it does not have are refused.
 """
@@ -56,6 +57,7 @@ from .shared import (
     data_uri_parameters,
     names_of,
     report_options,
+    report_signed_hints,
     sk_mime_type,
     usage_metadata,
 )
@@ -114,6 +116,7 @@ def _write_message(
     items = stored_items(message, path)
     hints = get_hints(message, HINTS)
     lost_hint_fields(message, path, FORMAT, on_unsupported)  # weight: the others' hints go
+    report_signed_hints(message, path, FORMAT, on_unsupported)
     role = PLAIN_TEXT[message.role]
     if role not in ROLES:
         raise FormatError(
@@ -197,6 +200,7 @@ def _write_item(
     item: KernelContent, path: str, on_unsupported: OnUnsupported | None
 ) -> dict[str, Any] | None:
     hints = get_hints(item, HINTS)
+    report_signed_hints(item, path, FORMAT, on_unsupported)  # the others' hints are not written
     kind = type(item)
     if kind not in _WRITTEN and not (kind is UnknownContent and hints.get("unknown")):
         # Another format's unknown item, or a plugin's class: SK has no kind for it.
