@@ -60,6 +60,7 @@ __all__ = [
     "lose",
     "lost_hint_fields",
     "lost_metadata",
+    "lost_signatures",
     "object_arguments",
     "parse_object_arguments",
     "policy",
@@ -241,16 +242,34 @@ def lost_metadata(
         if key not in HINT_KEYS:
             name = json.dumps(key, ensure_ascii=False)
             unsupported_field(on_unsupported, format_name, f"{where}.metadata[{name}]", "metadata")
-            continue
-        signed = SIGNED_HINTS.get(key)
-        if signed is not None and signed[0] != format_name:
-            hints = metadata[key]
-            if isinstance(hints, dict) and signed[1] in hints:
-                name = json.dumps(key, ensure_ascii=False)
-                what = f"a {signed[0]} thought signature (it is only valid with {signed[0]})"
-                unsupported_field(
-                    on_unsupported, format_name, f"{where}.metadata[{name}].{signed[1]}", what
-                )
+    lost_signatures(owner, where, format_name, on_unsupported)
+
+
+def lost_signatures(
+    owner: KernelContent | ChatMessageContent,
+    where: str,
+    format_name: str,
+    on_unsupported: OnUnsupported | None,
+) -> None:
+    """Report a signature another format keeps in ``owner``'s hints (`SIGNED_HINTS`), as a loss.
+
+    No format but its own may send it: ``messages[1].items[0].metadata["gemini"]
+    .thought_signature``. Writers that keep metadata but never hints (Semantic Kernel's)
+    call this alone.
+
+    Raises:
+        UnsupportedContentError: there is such a signature and ``on_unsupported`` is ``"error"``.
+    """
+    metadata = peek_metadata(owner)
+    if not metadata:
+        return
+    for key, (signer, field) in SIGNED_HINTS.items():
+        hints = metadata.get(key)
+        if signer != format_name and isinstance(hints, dict) and field in hints:
+            name = json.dumps(key, ensure_ascii=False)
+            what = f"a {signer} thought signature (it is only valid with {signer})"
+            located = f"{where}.metadata[{name}].{field}"
+            unsupported_field(on_unsupported, format_name, located, what)
 
 
 def stored_items(message: ChatMessageContent, path: str) -> list[tuple[int, KernelContent]]:

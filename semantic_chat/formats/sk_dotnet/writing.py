@@ -30,11 +30,12 @@ from ...contents.metadata import peek_metadata
 from ...errors import FormatError, describe_type
 from ...history import ChatHistory
 from ...message import ChatMessageContent
-from ..sk_python.shared import REASONING_LOSSES, report_options, report_signed_hints
+from ..sk_python.shared import REASONING_LOSSES, report_options
 from ..wire import (
     OnUnsupported,
     get_hints,
     lost_hint_fields,
+    lost_signatures,
     parse_object_arguments,
     policy,
     stored_items,
@@ -89,7 +90,7 @@ def write_message(
     items = stored_items(message, path)
     hints = get_hints(message, HINTS)
     lost_hint_fields(message, path, FORMAT, on_unsupported)  # weight: the others' hints go
-    report_signed_hints(message, path, FORMAT, on_unsupported)
+    lost_signatures(message, path, FORMAT, on_unsupported)
     out: dict[str, Any] = {}
     if TYPE in hints:
         out[TYPE] = hints[TYPE]
@@ -197,7 +198,7 @@ def write_item(
         FormatError: a call's arguments are text that is not a JSON object.
         UnsupportedContentError: as `to_payload`.
     """
-    report_signed_hints(item, path, FORMAT, on_unsupported)  # the others' hints are not written
+    lost_signatures(item, path, FORMAT, on_unsupported)  # the others' hints are not written
     encoded = codecs.encode(item, path)
     if encoded is not None:
         return encoded

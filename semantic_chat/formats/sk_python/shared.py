@@ -16,14 +16,11 @@ from typing import Any
 
 import attrs
 
-from ...contents import KernelContent
-from ...contents.metadata import peek_metadata
-from ...message import ChatMessageContent
 from ...options import ChatOptions
 from ...usage import Usage
 from ...validation import JSON_INT_MAX, JSON_INT_MIN
 from ..request_fields import report_options_metadata
-from ..wire import HINT_KEYS, SIGNED_HINTS, OnUnsupported, unsupported_field
+from ..wire import HINT_KEYS, OnUnsupported, unsupported_field
 
 __all__ = [
     "CONTENT_TYPES",
@@ -40,7 +37,6 @@ __all__ = [
     "names_of",
     "readable_parameter",
     "report_options",
-    "report_signed_hints",
     "sk_mime_type",
     "usage_from_metadata",
     "usage_metadata",
@@ -211,33 +207,6 @@ def report_options(
         where = f"options.extra[{json.dumps(key, ensure_ascii=False)}]"
         unsupported_field(on_unsupported, format_name, where, f"the option {key!r}")
     report_options_metadata(options, hints, format_name, on_unsupported)
-
-
-def report_signed_hints(
-    owner: KernelContent | ChatMessageContent,
-    where: str,
-    format_name: str,
-    on_unsupported: OnUnsupported | None,
-) -> None:
-    """Report a provider's signature another format keeps in ``owner``'s hints (`SIGNED_HINTS`).
-
-    Semantic Kernel's writers keep an owner's metadata but never the formats' hints, so a
-    Gemini thought signature on a text or call is left out: reported as every other writer
-    reports it, at ``messages[1].items[0].metadata["gemini"].thought_signature``.
-
-    Raises:
-        UnsupportedContentError: there is such a signature and ``on_unsupported`` is ``"error"``.
-    """
-    metadata = peek_metadata(owner)
-    if not metadata:
-        return
-    for key, (signer, field) in SIGNED_HINTS.items():
-        hints = metadata.get(key)
-        if isinstance(hints, dict) and field in hints:
-            name = json.dumps(key, ensure_ascii=False)
-            what = f"a {signer} thought signature (it is only valid with {signer})"
-            located = f"{where}.metadata[{name}].{field}"
-            unsupported_field(on_unsupported, format_name, located, what)
 
 
 def usage_metadata(usage: Usage) -> dict[str, Any]:

@@ -41,6 +41,7 @@ from ..wire import (
     OnUnsupported,
     get_hints,
     lost_hint_fields,
+    lost_signatures,
     policy,
     report_citation_losses,
     stored_items,
@@ -57,7 +58,6 @@ from .shared import (
     data_uri_parameters,
     names_of,
     report_options,
-    report_signed_hints,
     sk_mime_type,
     usage_metadata,
 )
@@ -116,7 +116,7 @@ def _write_message(
     items = stored_items(message, path)
     hints = get_hints(message, HINTS)
     lost_hint_fields(message, path, FORMAT, on_unsupported)  # weight: the others' hints go
-    report_signed_hints(message, path, FORMAT, on_unsupported)
+    lost_signatures(message, path, FORMAT, on_unsupported)
     role = PLAIN_TEXT[message.role]
     if role not in ROLES:
         raise FormatError(
@@ -200,7 +200,7 @@ def _write_item(
     item: KernelContent, path: str, on_unsupported: OnUnsupported | None
 ) -> dict[str, Any] | None:
     hints = get_hints(item, HINTS)
-    report_signed_hints(item, path, FORMAT, on_unsupported)  # the others' hints are not written
+    lost_signatures(item, path, FORMAT, on_unsupported)  # the others' hints are not written
     kind = type(item)
     if kind not in _WRITTEN and not (kind is UnknownContent and hints.get("unknown")):
         # Another format's unknown item, or a plugin's class: SK has no kind for it.
