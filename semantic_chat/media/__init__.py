@@ -13,6 +13,7 @@ from .datauri import encode_base64 as encode_base64
 from .datauri import format_data_uri as format_data_uri
 from .datauri import parse_data_uri as parse_data_uri
 from .imagesize import image_size as image_size
+from .mediatype import canonical_mime_type as canonical_mime_type
 from .mediatype import guess_mime_type as guess_mime_type
 from .mediatype import kind_of_mime_type as kind_of_mime_type
 from .mediatype import normalize_mime_type as normalize_mime_type
@@ -31,6 +32,7 @@ __all__ = [
     "DataURI",
     "PNGUnsupportedError",
     "WavInfo",
+    "canonical_mime_type",
     "check_base64",
     "decode_base64",
     "decode_image",

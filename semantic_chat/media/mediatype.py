@@ -10,6 +10,7 @@ import mimetypes
 import re
 
 __all__ = [
+    "canonical_mime_type",
     "guess_mime_type",
     "kind_of_mime_type",
     "normalize_mime_type",
@@ -144,6 +145,31 @@ def kind_of_mime_type(mime_type: str) -> str:
         ValueError: If *mime_type* is not a syntactically valid media type.
     """
     return split_mime_type(mime_type)[0].partition("/")[0].lower()
+
+
+# Names other software gives a type, and the registered name `sniff_mime_type` and
+# `guess_mime_type` give it: Python's ``mimetypes`` says ``audio/x-wav`` for ``a.wav``.
+_ALIASES = {
+    "image/jpg": "image/jpeg",
+    "audio/x-wav": "audio/wav",
+    "audio/wave": "audio/wav",
+    "audio/vnd.wave": "audio/wav",
+    "audio/mp3": "audio/mpeg",
+    "audio/x-mp3": "audio/mpeg",
+    "audio/mpeg3": "audio/mpeg",
+}
+
+
+def canonical_mime_type(mime_type: str) -> str:
+    """Return the bare ``type/subtype``, lower-cased, with a well-known alias replaced.
+
+    For writers that compare a type with the list an API takes and must send the registered
+    name (``image/jpg`` is ``image/jpeg``, ``audio/x-wav`` is ``audio/wav``, ``audio/mp3`` is
+    ``audio/mpeg``); the content classes keep the type as given. Parameters are dropped, and
+    nothing is validated: a malformed type comes back lower-cased, matching no API's list.
+    """
+    bare = mime_type.partition(";")[0].strip().lower()
+    return _ALIASES.get(bare, bare)
 
 
 _MP4_BRANDS = {

@@ -33,6 +33,7 @@ from ...errors import (
 from ...history import ChatHistory
 from ...jsoncodec import json_value
 from ...labels import PLAIN_TEXT, AuthorRole
+from ...media import canonical_mime_type
 from ...message import ChatMessageContent
 from ..gemini.shared import DATA_KEYS as GEMINI_DATA_KEYS
 from ..gemini.shared import HINTS as GEMINI_HINTS
@@ -762,8 +763,7 @@ def _image_block(
             return None
         source = {"type": "url", "url": item.uri}
     else:
-        mime_type = item.mime_type or ""
-        bare = mime_type.partition(";")[0].strip().lower()
+        bare = canonical_mime_type(item.mime_type or "")  # image/jpg is sent as image/jpeg
         if bare not in IMAGE_TYPES:
             why = f"of type {bare or 'unknown'} (JPEG, PNG, GIF or WebP only)"
             unsupported(on_unsupported, FORMAT, path, item, why)

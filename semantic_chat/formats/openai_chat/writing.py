@@ -17,6 +17,7 @@ from ...contents import (
 )
 from ...errors import FormatError
 from ...labels import PLAIN_TEXT
+from ...media import canonical_mime_type
 from ...message import ChatMessageContent
 from ..wire import (
     OnUnsupported,
@@ -405,7 +406,7 @@ def _write_part(
         part = {"type": "image_url", "image_url": body}
     elif isinstance(item, AudioContent) and item.uri is None and item.file_id is None:
         bare = (item.mime_type or "").partition(";")[0]
-        audio_format = AUDIO_FORMAT.get(bare.lower())
+        audio_format = AUDIO_FORMAT.get(canonical_mime_type(bare))  # audio/x-wav is wav
         if audio_format is None:
             unsupported(on_unsupported, FORMAT, path, item, f"of type {bare} (wav or mp3 only)")
             return None
