@@ -1012,6 +1012,23 @@ def test_plugin_non_finite_float_is_refused(name: str, value: float, video_conte
     assert info.value.path == "messages[0].items[0].fps"
 
 
+@pytest.mark.parametrize("name", BACKENDS)
+@pytest.mark.parametrize("size", [0, 2], ids=["empty", "two"])
+def test_a_plugin_field_that_cannot_be_compared_with_its_default_is_located(
+    name: str, size: int, video_content: type
+) -> None:
+    import numpy as np
+
+    # The writer leaves a field at its default out, so it compares: numpy cannot answer.
+    video = video_content(uri="https://x/v.mp4", fps=np.zeros(size))
+    with backend(name), pytest.raises(SerializationError) as info:
+        to_json(ChatHistory([ChatMessageContent("user", items=[video])]))
+    assert info.value.path == "messages[0].items[0].fps"
+    assert str(info.value).startswith(
+        "messages[0].items[0].fps: cannot be written: ValueError: The truth value of an"
+    )
+
+
 def test_unknown_content_with_a_type_field_is_refused() -> None:
     # a "type" field would be read back as the item's own label, so it is refused up front
     message = (

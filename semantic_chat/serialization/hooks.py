@@ -127,6 +127,16 @@ def _type_text(annotation: Any) -> str:
     return re.sub(r"\b(?:[A-Za-z_]\w*\.)+(\w+)", r"\1", repr(annotation))
 
 
+def _compared_with_default(field: attrs.Attribute[Any]) -> bool:
+    """Whether the writer compares a field's value with its default, to leave it out.
+
+    Writers are made with ``omit_if_default``: a plain default (not a factory) is compared
+    with ``==``, which a value such as a numpy array cannot answer.
+    """
+    default = field.default
+    return default is not attrs.NOTHING and not isinstance(default, attrs.Factory)  # type: ignore[arg-type]
+
+
 def _refusing_writer(annotation: Any, path: str) -> Hook:
     """A writer that refuses a field of a type no hook reads back, naming the field and type."""
     text = _type_text(annotation)
@@ -331,8 +341,11 @@ class ConverterHooks:
             except Exception as error:  # a hook met a value it cannot write
                 failure = error
             for field in fields:
+                value = getattr(item, field.name)
                 try:
-                    self.converter.unstructure(getattr(item, field.name), field.type)
+                    self.converter.unstructure(value, field.type)
+                    if _compared_with_default(field):
+                        bool(value == field.default)  # as the writer leaving defaults out does
                 except SemanticChatError as error:
                     raise locate_error(error).at(field.alias or field.name) from None
                 except Exception as error:
