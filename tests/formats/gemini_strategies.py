@@ -124,9 +124,9 @@ class _Calls:
     """The calls no result has answered yet.
 
     ``open`` holds calls with a real id (answerable at any later turn); ``made`` the calls of
-    the latest model content that were written without an id: a result without an id pairs
-    with the earliest unanswered call of its name in the nearest preceding model content, so
-    only those are answerable, and in their order per name.
+    the latest model turn (consecutive model contents) that were written without an id: a
+    result without an id pairs with the earliest unanswered call of its name in the nearest
+    preceding model turn, so only those are answerable, and in their order per name.
     """
 
     def __init__(self) -> None:
@@ -166,7 +166,6 @@ def _assistant_items(
     them (``gemini-call-<turn>-<k>``); loose ones may also have no id, or a made-up id that
     does not match their place.
     """
-    calls.made = []  # a new model content: older id-less calls can no longer be answered
     items: list[KernelContent] = []
     for _ in range(draw(st.integers(0, 2))):
         provider = "gemini" if not loose or draw(st.booleans()) else None
@@ -297,6 +296,8 @@ def _history(draw: st.DrawFn, max_messages: int, loose: bool) -> ChatHistory:
             items = draw(st.lists(st.one_of(_texts(), _media()), min_size=1, max_size=3))
             messages.append(ChatMessageContent("user", items=items))
         elif role == "assistant":
+            if previous != "assistant":  # a new model turn: older id-less calls are no
+                calls.made = []  # longer answered by name (consecutive contents are one)
             items = _assistant_items(draw, calls, turn, loose)
             messages.append(ChatMessageContent("assistant", items=items))
         else:
@@ -454,14 +455,17 @@ _NAMES = st.sampled_from(["get_weather", "lookup", "f"])
 def _snake_payloads(draw: st.DrawFn, extra_data_keys: bool = False) -> dict[str, Any]:
     """A snake_case payload: see `gemini_payloads`."""
     contents: list[dict[str, Any]] = []
-    calls: list[tuple[str | None, str]] = []  # the nearest model content's calls
+    calls: list[tuple[str | None, str]] = []  # the nearest model turn's calls
+    with_ids = False
     for turn in range(draw(st.integers(0, 5))):
         kind = draw(st.sampled_from(["user", "model", "model", "results"]))
         if kind == "model":
             parts: list[dict[str, Any]] = draw(st.lists(_text_part(thought=True) | _empty_part(),
                                                         max_size=2))
-            with_ids = draw(st.booleans())
-            calls = []
+            if not contents or contents[-1].get("role") != "model":
+                # a turn: consecutive model contents, whose calls results answer together
+                with_ids = draw(st.booleans())
+                calls = []
             others = [_text_part(), _code_part(), _media_part()]
             if extra_data_keys:
                 others.append(st.sampled_from([
@@ -481,7 +485,7 @@ def _snake_payloads(draw: st.DrawFn, extra_data_keys: bool = False) -> dict[str,
         responses: list[dict[str, Any]] = []
         if kind == "results" or draw(st.integers(0, 3)) == 0:
             # ids: given when they pair with a call that has one (the reader would fill
-            # them in), never when the nearest model content's calls have none
+            # them in), never when the nearest model turn's calls have none
             with_ids = bool(calls) and calls[0][0] is not None
             for _ in range(draw(st.integers(1, 3))):
                 call_id, name = draw(st.sampled_from(calls)) if calls and draw(
@@ -520,9 +524,10 @@ def gemini_payloads(
     file data (``display_name``, ``video_metadata``, ``media_resolution``), after an optional
     run of ``function_response`` parts; model parts are thoughts and empty signature parts
     first, then text, ``function_call`` (with or without ``args``; all or none of a content's
-    calls with ids), code execution and media parts, a signature on any of them. Contents of
-    only responses have role ``user``, ``tool`` or ``function``, also several in a row. A
-    response has an id exactly when the nearest model content's calls have them. With
+    turn's calls with ids: consecutive model contents are one turn), code execution and media
+    parts, a signature on any of them. Contents of only responses have role ``user``,
+    ``tool`` or ``function``, also several in a row. A response has an id exactly when the
+    nearest model turn's calls have them. With
     ``extra_data_keys``, SDK data keys this code does not model (``tool_call``,
     ``tool_response``) appear too.
     """

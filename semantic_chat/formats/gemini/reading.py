@@ -15,12 +15,13 @@ the model has no field for is kept under ``metadata["gemini"]`` in snake_case, s
   (the keys of a part without data, read as empty reasoning), and per kind of data:
   ``data_fields``, ``display_name``, ``mime_type`` (as written, when normalizing changed
   it), ``base64`` (``"urlsafe"``), ``call_fields``, ``no_args``, ``response_fields``,
-  ``wrap`` (``"output"``), ``response`` (one that is no text beside media), ``no_response``,
-  ``value`` and ``part`` (on `UnknownContent`).
+  ``wrap`` (``"output"``), ``response`` (one beside media whose value is no string),
+  ``no_response``, ``value`` and ``part`` (on `UnknownContent`).
 
 Calls without an ``id`` (the Gemini Developer API sends none) get one made up,
 ``gemini-call-<turn>-<k>`` (`shared.made_call_id`); a result without an id takes the id of
-the earliest unanswered call of its name in the nearest model content before it. Made-up ids
+the earliest unanswered call of its name in the nearest model contents before it (a run of
+consecutive ones answered together). Made-up ids
 are never written back to Gemini, so a call and its result still pair up after a trip
 through another format.
 """
@@ -60,7 +61,7 @@ from ...trusted import (
     new_text,
     new_text_message,
 )
-from ..wire import lose
+from ..wire import compact_json, lose
 from .shared import (
     DATA_KEYS,
     FORMAT,
@@ -90,18 +91,30 @@ _RESPONSE_KEYS = frozenset(("candidates", "response_id", "model_version", "usage
 
 
 class _Calls:
-    """The calls of the nearest model content, for results without an id to pair with."""
+    """The calls of the nearest model turn, for results without an id to pair with.
 
-    __slots__ = ("answered", "calls")
+    A turn is a run of consecutive model contents (Gemini takes them): their calls are
+    answered together by the results after the last, earliest call first.
+    """
+
+    __slots__ = ("after_model", "answered", "calls")
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, str]] = []  # (id, name) in order
         self.answered: set[int] = set()  # indexes into calls
+        self.after_model = False  # the content read last is the model's
 
     def start(self) -> None:
-        """A model content begins: earlier calls can no longer be answered by name."""
-        self.calls = []
-        self.answered = set()
+        """A model content begins: its calls join those of the model content just before.
+
+        After any other content, earlier calls can no longer be answered by name.
+        """
+        if self.after_model:  # copies: a quick reader that gives up restores the lists
+            self.calls = list(self.calls)
+            self.answered = set(self.answered)
+        else:
+            self.calls = []
+            self.answered = set()
 
     def answer(self, name: str) -> str | None:
         """The id of the earliest unanswered call named ``name`` (now answered), or ``None``."""
@@ -157,6 +170,7 @@ def _from_payload(contents: Iterable[Any], system_instruction: Any, quick: bool)
             if message is not None:
                 read.append(message)
                 after_results = message._role is _TOOL
+                calls.after_model = message._role is _ASSISTANT
                 continue
             calls.calls, calls.answered = saved  # as if the quick reader had not looked
         path = f"contents[{turn}]"
@@ -165,6 +179,7 @@ def _from_payload(contents: Iterable[Any], system_instruction: Any, quick: bool)
             raise FormatError.mismatch(path, "a Content object", describe_type(content))
         read.extend(_read_content(content, path, turn, calls, after_results))
         after_results = read[-1].role == _TOOL
+        calls.after_model = read[-1].role == _ASSISTANT
     return new_history(read)
 
 
@@ -894,7 +909,9 @@ def _read_result(  # noqa: PLR0917 - the reader's state, passed on
 ) -> FunctionResultContent:
     """``function_response {id?, name, response, parts?, ...}`` as a result.
 
-    No id: the id of the call it answers (by name and order), or one made up.
+    No id: the id of the call it answers (by name and order), or one made up. With media
+    ``parts``, the result is a list: the response's value as text (compact JSON unless a
+    string), then the media, so that every format carries the tool's data.
     """
     if type(value) is not dict:
         raise FormatError.mismatch(path, "a FunctionResponse object", describe_type(value))
@@ -929,7 +946,9 @@ def _read_result(  # noqa: PLR0917 - the reader's state, passed on
         if type(answer) is str:
             items.append(TextContent(answer))
         elif response is not None and response != ({"error": None} if failed else {}):
-            hints["response"] = response  # not what the writer gives media without text
+            hints["response"] = response  # written back as it is while the text is its own
+            if answer is not None:  # the data other formats would lose: as JSON text
+                items.append(TextContent(compact_json(answer, f"{path}.response")))
         for index, raw in enumerate(media):
             items.append(_read_media_part(raw, f"{path}.parts[{index}]"))
         answer = items

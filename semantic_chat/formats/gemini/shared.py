@@ -44,6 +44,7 @@ __all__ = [
     "register_decoder",
     "register_encoder",
     "respell",
+    "response_value",
     "sdk_plain",
     "signature_problem",
     "snake_key",
@@ -440,6 +441,24 @@ def signature_problem(text: str) -> str | None:
         except ValueError:
             return str(error)
     return None
+
+
+# --- function responses ---------------------------------------------------------------------
+
+
+def response_value(response: Mapping[str, Any]) -> tuple[Any, bool]:
+    """The value a ``function_response``'s ``response`` reads as, and whether it is an error.
+
+    ``{"result": v}`` and ``{"output": v}`` are ``v``, ``{"error": v}`` is ``v`` failed, any
+    other object the object itself: what the reader gives and the writer compares against.
+    """
+    if len(response) == 1:
+        ((key, value),) = response.items()
+        if key in ("result", "output"):
+            return value, False
+        if key == "error":
+            return value, True
+    return response, False
 
 
 # --- call ids -------------------------------------------------------------------------------

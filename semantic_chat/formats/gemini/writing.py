@@ -35,6 +35,7 @@ from ...media import guess_mime_type, normalize_mime_type
 from ...message import ChatMessageContent
 from ..wire import (
     OnUnsupported,
+    compact_json,
     get_hints,
     lose,
     lost_metadata,
@@ -59,6 +60,7 @@ from .shared import (
     codecs,
     is_made_id,
     respell,
+    response_value,
     signature_problem,
 )
 
@@ -145,7 +147,8 @@ def to_payload(
     it is, a JSON string parsed, a blank one ``{}``); ids are written unless made up by the
     reader (`shared.is_made_id`). A result's ``name`` is its own, else its call's; its
     ``response`` is ``{"result": value}`` (``{"error": value}`` for an error; a dict that is
-    no such wrapper as it is), and media in a list result go to its ``parts``. Thoughts are
+    no such wrapper as it is), and media in a list result go to its ``parts`` (a response
+    read beside media is written back as read while its text is unchanged). Thoughts are
     written back when they are Gemini's (``provider`` ``"gemini"``, or ``None`` without
     encrypted data); any other reasoning is never sent: it is left out, with a warning by
     default. ``spelling`` picks ``"snake"`` keys (``function_call``, the default) or
@@ -762,10 +765,11 @@ def _result_part(
                     media.append(part)
             else:
                 unsupported(on_unsupported, FORMAT, where, each, "in a function result")
-        if texts:
+        kept = _kept_response(hints.get("response"), texts, item.is_error, path)
+        if kept is not None:
+            body["response"] = kept
+        elif texts:
             body["response"] = _response("\n".join(texts), item.is_error, hints)
-        elif isinstance(hints.get("response"), dict):
-            body["response"] = hints["response"]
         elif not hints.get("no_response"):
             body["response"] = {"error": None} if item.is_error else {}
     else:
@@ -782,6 +786,27 @@ def _result_part(
         for key, element in respell(fields, keys.spelling).items():
             body.setdefault(key, element)
     return {keys.function_response: body}
+
+
+def _kept_response(
+    kept: Any, texts: list[str], is_error: bool, path: str
+) -> dict[str, Any] | None:
+    """The ``response`` read beside media, if the result still says what was read from it.
+
+    The reader gives such a response's value as compact JSON text before the media (none
+    for no value): while the texts and ``is_error`` are that, the response is written back
+    exactly; once edited, ``None``, and the result's texts are written instead.
+    """
+    if not isinstance(kept, dict):
+        return None
+    value, failed = response_value(kept)
+    if failed != is_error:
+        return None
+    if value is None:
+        return None if texts else kept
+    if len(texts) != 1:
+        return None
+    return kept if texts[0] == compact_json(value, f"{path}.metadata") else None
 
 
 def _response(value: Any, is_error: bool, hints: dict[str, Any]) -> dict[str, Any]:
