@@ -26,30 +26,35 @@ from semantic_chat.formats.wire import ConversionWarning
 
 
 def _no_empty_texts(history: ChatHistory) -> ChatHistory:
-    """The history with every plain empty text saying ``"-"``.
+    """The history with every plain empty or whitespace-only text saying ``"-"``.
 
-    The writer leaves an empty text out beside other blocks (the API refuses empty text
-    blocks), so one does not read back: test_anthropic_writer_fixes.py covers that.
+    The writer leaves a blank text out beside other blocks, and a message of blank texts
+    only (the API refuses both), so one does not read back: test_anthropic_writer_fixes.py
+    and test_writer_fixes.py cover that.
     """
     for message in history:
         for item in message.items:
             inner = item.result if type(item) is FunctionResultContent else None
             for each in [item, *(inner if type(inner) is list else [])]:
-                if type(each) is TextContent and each.text == "" and not each.citations:
+                if type(each) is TextContent and not each.text.strip() and not each.citations:
                     each.text = "-"
     return history
 
 
 def _no_empty_text_blocks(payload: dict[str, Any]) -> dict[str, Any]:
-    """The payload with every plain empty text block saying ``"-"`` (see above): in turns,
-    in ``system`` and in tool results alike."""
+    """The payload with every plain blank text block, and blank string content, saying
+    ``"-"`` (see above): in turns, in ``system`` and in tool results alike."""
     def walk(value: Any) -> None:
         if isinstance(value, list):
             for element in value:
                 walk(element)
         elif isinstance(value, dict):
-            if value == {"type": "text", "text": ""}:
+            plain_text = value.keys() == {"type", "text"} and value["type"] == "text"
+            if plain_text and not value["text"].strip():
                 value["text"] = "-"
+            content = value.get("content")
+            if "role" in value and isinstance(content, str) and not content.strip():
+                value["content"] = "-"
             for element in value.values():
                 walk(element)
 
@@ -69,7 +74,7 @@ def test_history_reads_back_exactly_from_a_valid_payload(history):
         assert anthropic_format.to_payload(read) == payload
 
 
-@given(anthropic_loose_histories())
+@given(anthropic_loose_histories().map(_no_empty_texts))
 def test_normalised_history_is_a_fixed_point_after_one_write(history):
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConversionWarning)
@@ -91,7 +96,7 @@ def test_normalised_history_is_a_fixed_point_after_one_write(history):
                 assert kinds[:results] == ["tool_result"] * results
 
 
-@given(anthropic_loose_histories())
+@given(anthropic_loose_histories().map(_no_empty_texts))
 def test_a_request_of_a_history_is_a_valid_body(history):
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConversionWarning)

@@ -124,17 +124,25 @@ def test_an_empty_text_beside_other_blocks_is_left_out_without_a_word(messages, 
         assert _both(messages) == {"messages": expected}
 
 
-@pytest.mark.parametrize(("messages", "expected"), [
-    pytest.param([_m("user", TextContent(""))], [{"role": "user", "content": ""}], id="one"),
-    pytest.param([_m("assistant", TextContent(""), TextContent(""))],
-                 [{"role": "assistant", "content": [{"type": "text", "text": ""}] * 2}],
-                 id="two"),
-    pytest.param([_m("user", TextContent("")), _m("user", TextContent(""))],
-                 [{"role": "user", "content": [{"type": "text", "text": ""}] * 2}],
-                 id="merged"),
+def test_a_last_assistant_turn_of_empty_texts_only_is_written_as_it_is():
+    messages = [_m("assistant", TextContent(""), TextContent(""))]  # the empty prefill
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConversionWarning)
+        assert _both(messages) == {"messages": [
+            {"role": "assistant", "content": [{"type": "text", "text": ""}] * 2}]}
+
+
+@pytest.mark.parametrize("messages", [
+    pytest.param([_m("user", TextContent(""))], id="one"),
+    pytest.param([_m("user", TextContent("")), _m("user", TextContent(""))], id="merged"),
 ])
-def test_a_turn_of_empty_texts_only_is_written_as_it_is(messages, expected):
-    assert _both(messages) == {"messages": expected}
+def test_a_user_turn_of_empty_texts_only_is_left_out_with_a_warning(messages):
+    # The API refuses an empty message (test_writer_fixes.py covers the rest).
+    with pytest.warns(ConversionWarning) as caught:
+        assert _both(messages) == {"messages": []}
+    assert {str(each.message) for each in caught} == {
+        "messages[0]: dropped: Anthropic Messages cannot carry a message of empty or blank "
+        "text only (the API refuses it; only the last assistant message may be empty)"}
 
 
 def test_an_empty_text_marked_for_the_cache_is_kept():

@@ -303,14 +303,17 @@ def test_empty_system_list_round_trips() -> None:
     assert notes == []
 
 
+# Not blank: the writer leaves out a whitespace-only text block and message (the API refuses
+# them), covered in test_writer_fixes.py.
+TEXTS = st.text(min_size=1, max_size=5).filter(str.strip)
 SYSTEMS = st.one_of(
-    st.none(), st.just([]), st.text(min_size=1, max_size=5),
-    st.lists(st.builds(lambda text: {"type": "text", "text": text},
-                       st.text(min_size=1, max_size=5)), min_size=1, max_size=2),
+    st.none(), st.just([]), TEXTS,
+    st.lists(st.builds(lambda text: {"type": "text", "text": text}, TEXTS),
+             min_size=1, max_size=2),
 )
 
 
-@given(system=SYSTEMS, texts=st.lists(st.text(min_size=1, max_size=5), min_size=1, max_size=3))
+@given(system=SYSTEMS, texts=st.lists(TEXTS, min_size=1, max_size=3))
 def test_system_round_trips(system: Any, texts: list[str]) -> None:
     messages = [{"role": "user" if index % 2 == 0 else "assistant", "content": text}
                 for index, text in enumerate(texts)]

@@ -1,9 +1,14 @@
-"""Writers: media-type aliases accepted.
+"""Writers: media-type aliases accepted, and Anthropic turns of blank text only left out.
 
 1. A clip labelled ``audio/x-wav`` (what ``mimetypes.guess_type("a.wav")`` says) or an image
    labelled ``image/jpg`` was refused as of a type the API does not take. The OpenAI Chat and
    Anthropic writers now read the well-known aliases as the registered type and write that
    (Chat's ``format``, Anthropic's ``media_type``); the item keeps the type it was given.
+2. The Anthropic writer wrote an empty or whitespace-only message as it was, which the API
+   refuses. A whitespace-only text beside other blocks is now left out like an empty one; a
+   message of blank texts only is left out with a warning at the message, unless it is the
+   last assistant message of empty texts (the empty prefill the API takes), and the turns
+   around it are merged.
 """
 
 from __future__ import annotations
@@ -28,10 +33,10 @@ from semantic_chat import (
     ImageContent,
     TextContent,
 )
-from semantic_chat.errors import UnsupportedContentError
+from semantic_chat.errors import FormatError, UnsupportedContentError
 from semantic_chat.formats import anthropic, convert, openai_chat
 from semantic_chat.formats.anthropic import writing
-from semantic_chat.formats.wire import ConversionWarning
+from semantic_chat.formats.wire import ConversionWarning, collect_losses
 from semantic_chat.media import canonical_mime_type, guess_mime_type, sniff_mime_type
 
 _WAV = base64.b64decode("UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=")
@@ -191,3 +196,146 @@ def test_an_aliased_clip_round_trips_through_openai_chat(data, types):
     (clip,) = openai_chat.from_payload(payload)[0].items
     assert (clip.data, clip.mime_type) == (data, registered)
     assert openai_chat.to_payload(openai_chat.from_payload(payload)) == payload
+
+
+# --- 2. Anthropic turns of blank text only ---------------------------------------------------
+
+
+def test_empty_and_blank_chat_turns_are_left_out_of_anthropic_with_a_warning():
+    chat = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": ""},
+            {"role": "user", "content": "  "}, {"role": "assistant", "content": "ok"},
+            {"role": "user", "content": "bye"}]
+    history = openai_chat.from_payload(chat)
+    with pytest.warns(ConversionWarning) as caught:
+        payload = _anthropic(list(history), on_unsupported="error")  # a warning, not an error
+    assert payload == {"messages": [
+        {"role": "user", "content": [{"type": "text", "text": "hi"}]},  # merged with "  "
+        {"role": "assistant", "content": "ok"},
+        {"role": "user", "content": "bye"}]}
+    assert [str(each.message) for each in caught] == [
+        f"messages[1]: dropped: {_BLANK_DETAIL}"]
+
+
+@pytest.mark.parametrize(("messages", "expected"), [
+    pytest.param([_m("user", TextContent("  "), ImageContent(uri="https://x.test/a.png"))],
+                 [{"role": "user", "content": [
+                     {"type": "image", "source": {"type": "url", "url": "https://x.test/a.png"}}]}],
+                 id="user"),
+    pytest.param([_m("user", TextContent("q")),
+                  _m("assistant", TextContent("\n\t"), FunctionCallContent(
+                      id="c1", name="f", arguments="{}"))],
+                 [{"role": "user", "content": "q"}, {"role": "assistant", "content": [
+                     {"type": "tool_use", "id": "c1", "name": "f", "input": {}}]}],
+                 id="assistant"),
+    pytest.param([_m("user", TextContent("a"), TextContent(" "), TextContent("b"))],
+                 [{"role": "user", "content": [{"type": "text", "text": "a"},
+                                               {"type": "text", "text": "b"}]}],
+                 id="between-texts"),
+    pytest.param([_m("user", TextContent("a")), _m("user", TextContent("\u3000"))],
+                 [{"role": "user", "content": [{"type": "text", "text": "a"}]}],
+                 id="a-message-joining-a-turn"),
+])
+def test_a_blank_text_beside_other_blocks_is_left_out_without_a_word(messages, expected):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConversionWarning)
+        assert _anthropic(messages) == {"messages": expected}
+
+
+def test_a_last_assistant_message_of_empty_text_is_kept_as_the_empty_prefill():
+    messages = [_m("user", TextContent("hi")), _m("assistant", TextContent(""))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConversionWarning)
+        assert _anthropic(messages, on_unsupported="error") == {"messages": [
+            {"role": "user", "content": "hi"}, {"role": "assistant", "content": ""}]}
+
+
+def test_a_last_assistant_message_of_whitespace_is_left_out():
+    # The API refuses a last assistant content ending in whitespace.
+    messages = [_m("user", TextContent("hi")), _m("assistant", TextContent(" \n"))]
+    with pytest.warns(ConversionWarning, match=r"^messages\[1\]: dropped: Anthropic"):
+        assert _anthropic(messages) == {"messages": [{"role": "user", "content": "hi"}]}
+
+
+def test_results_and_the_next_user_turn_merge_around_an_empty_assistant_message():
+    call = FunctionCallContent(id="c1", name="f", arguments="{}")
+    messages = [_m("user", TextContent("q")), _m("assistant", call),
+                _m("tool", FunctionResultContent(call_id="c1", result="ok")),
+                _m("assistant", TextContent("")), _m("user", TextContent("next"))]
+    with pytest.warns(ConversionWarning, match=r"^messages\[3\]: dropped: Anthropic"):
+        payload = _anthropic(messages)
+    assert payload == {"messages": [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "c1", "name": "f",
+                                           "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1",
+                                      "content": "ok"},
+                                     {"type": "text", "text": "next"}]}]}
+
+
+def test_a_blank_message_a_later_message_joins_is_left_out_without_a_word():
+    messages = [_m("user", TextContent("q")), _m("assistant", TextContent(" ")),
+                _m("assistant", TextContent("a"))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConversionWarning)
+        assert _anthropic(messages) == {"messages": [
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": [{"type": "text", "text": "a"}]}]}
+
+
+def test_leaving_out_a_blank_message_is_silent_with_drop_and_recorded_as_a_warning():
+    messages = [_m("user", TextContent("a")), _m("assistant", TextContent("")),
+                _m("user", TextContent("b"))]
+    expected = {"messages": [{"role": "user", "content": [
+        {"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConversionWarning)
+        assert _anthropic(messages, on_unsupported="drop") == expected
+        with collect_losses() as losses:
+            assert anthropic.to_payload(messages, on_unsupported="error") == expected
+    assert losses == [("messages[1]", _BLANK_DETAIL, "warn")]
+
+
+def test_a_blank_message_between_turns_of_one_role_is_refused_without_merging():
+    messages = [_m("user", TextContent("a")), _m("assistant", TextContent("")),
+                _m("user", TextContent("b"))]
+    with pytest.warns(ConversionWarning), pytest.raises(FormatError) as caught:
+        anthropic.to_payload(messages, merge_consecutive=False)
+    assert str(caught.value) == (
+        "messages[1]: Anthropic Messages needs user and assistant turns to alternate: a user "
+        "turn on either side of a message of blank text only, left out (pass "
+        "merge_consecutive=True to merge them)")
+
+
+_texts = st.sampled_from(["", " ", "\n\t", "a", "b c"]).map(TextContent)
+_call = st.just(None).map(lambda _: FunctionCallContent(id="c1", name="f", arguments="{}"))
+_result = st.just(None).map(lambda _: FunctionResultContent(call_id="c1", result="ok"))
+_messages = st.one_of(
+    st.builds(lambda items: _m("user", *items), st.lists(_texts, min_size=1, max_size=3)),
+    st.builds(lambda items: _m("assistant", *items),
+              st.lists(_texts | _call, min_size=1, max_size=3)),
+    st.builds(lambda items: _m("tool", *items), st.lists(_result, min_size=1, max_size=2)),
+)
+
+
+def _blank(block: dict[str, Any]) -> bool:
+    return block["type"] == "text" and not block["text"].strip()
+
+
+@given(st.lists(_messages, max_size=7))
+def test_no_turn_but_a_last_empty_prefill_holds_a_blank_text(messages):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConversionWarning)
+        payload = _anthropic(messages)  # valid, alternating, the two writers agreeing
+        turns = payload["messages"]
+        for at, turn in enumerate(turns):
+            content = turn["content"]
+            blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+            if at == len(turns) - 1 and turn["role"] == "assistant" and all(
+                    block == {"type": "text", "text": ""} for block in blocks):
+                continue  # the empty prefill
+            assert blocks
+            assert not any(_blank(block) for block in blocks)
+        # what was written reads back and is written again as it is, without a word
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ConversionWarning)
+            assert anthropic.to_payload(anthropic.from_payload(payload)) == payload

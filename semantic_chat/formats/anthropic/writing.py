@@ -94,9 +94,12 @@ def to_payload(
     writer's; a blank string is ``{}``). Thinking is written back exactly when it is
     Anthropic's (``provider`` ``"anthropic"``, or ``None`` with a signature or encrypted
     data); any other reasoning is never sent as text: it is left out, with a warning by
-    default. An empty text beside other blocks of its turn is left out without a word (the
-    API refuses empty text blocks; OpenAI Chat clients send ``"content": ""`` beside tool
-    calls); a turn of empty texts only is written as it is. A message whose items were all
+    default. An empty or whitespace-only text beside other blocks of its turn is left out
+    without a word (the API refuses such text blocks; OpenAI Chat clients send
+    ``"content": ""`` beside tool calls); a message of such texts only that would be a turn of
+    its own is left out with a `ConversionWarning` (even with ``on_unsupported="error"``:
+    nothing said is lost) and the turns around it merged, unless it is the last assistant
+    message of empty texts, the empty prefill the API takes. A message whose items were all
     left out is left out. What the format cannot carry follows ``on_unsupported`` (items
     refused, fields and metadata left out with a `ConversionWarning`); ids, usage, finish
     reasons and model ids, which requests never carry, are left out without a word.
@@ -110,7 +113,8 @@ def to_payload(
             carry.
         FormatError: a role the format does not have; arguments that are not a JSON object
             (``messages[1].items[0].arguments``); with ``merge_consecutive=False``, a message
-            of the same role as the turn before it.
+            of the same role as the turn before it, or turns of one role on either side of a
+            blank message left out.
         InvalidValueError: ``on_unsupported`` is not one of its values.
     """
     if on_unsupported is not None:  # None, the default, needs no check
@@ -181,6 +185,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     last_kind = ""  # "assistant", "user", "tool" (only results of tool messages so far), or
     # "tool+" (tool messages' results and other blocks: a result joins before those)
     results = _NO_RESULTS  # the content of the last turn, when it is "tool"
+    blanks: list[tuple[int, dict[str, Any]]] = []  # turns a message of blank texts began
     loads = quick_loads()
     messages = history._messages if type(history) is ChatHistory else history  # no __iter__
     for index, message in enumerate(messages):
@@ -196,7 +201,13 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                         (item,) = items
                         if type(item) is TextContent:
                             text = item._text
-                            if not item._metadata and not item._citations and type(text) is str:
+                            if (
+                                not item._metadata
+                                and not item._citations
+                                and type(text) is str
+                                and text
+                                and not text.isspace()  # blank: the long way leaves it out
+                            ):
                                 if role is _ASSISTANT:
                                     if last_kind != "assistant":
                                         last = {"role": "assistant", "content": text}
@@ -233,7 +244,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                     continue
                     if role is _ASSISTANT and last_kind != "assistant":
                         blocks: list[dict[str, Any]] = []
-                        empty = False  # an empty text seen: left out beside other blocks
+                        empty = False  # a blank text seen: left out beside other blocks
                         for item in items:
                             if item._metadata:
                                 break
@@ -258,16 +269,18 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                 and not item._citations
                                 and type(item._text) is str
                             ):
-                                blocks.append({"type": "text", "text": item._text})
-                                empty = empty or not item._text
+                                text = item._text
+                                blocks.append({"type": "text", "text": text})
+                                empty = empty or not text or text.isspace()
                             else:
                                 break
                         else:
-                            last = {"role": "assistant",
-                                    "content": _content(blocks) if empty else blocks}
-                            append(last)
-                            last_kind = "assistant"
-                            continue
+                            content = _content(blocks) if empty else blocks
+                            if not empty or not _says_nothing(content):
+                                last = {"role": "assistant", "content": content}
+                                append(last)
+                                last_kind = "assistant"
+                                continue
                     elif role is _USER and (last_kind == "assistant" or not last_kind):
                         blocks = []
                         empty = False
@@ -290,16 +303,18 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                 and not item._citations
                                 and type(item._text) is str
                             ):
-                                blocks.append({"type": "text", "text": item._text})
-                                empty = empty or not item._text
+                                text = item._text
+                                blocks.append({"type": "text", "text": text})
+                                empty = empty or not text or text.isspace()
                             else:
                                 break
                         else:
-                            last = {"role": "user",
-                                    "content": _content(blocks) if empty else blocks}
-                            append(last)
-                            last_kind = "user"
-                            continue
+                            content = _content(blocks) if empty else blocks
+                            if not empty or not _says_nothing(content):
+                                last = {"role": "user", "content": content}
+                                append(last)
+                                last_kind = "user"
+                                continue
                 written = _write_plain_message(message)
             except Exception:  # a message broken by hand: the general writer locates it
                 written = None
@@ -312,6 +327,8 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
         kind = turn["role"]
         if kind == "assistant":
             if last_kind != "assistant":
+                if _says_nothing(turn["content"]):
+                    blanks.append((index, turn))
                 append(turn)
                 last, last_kind = turn, kind
                 continue
@@ -321,7 +338,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
             if last_kind in ("tool", "tool+"):
                 if last_kind == "tool":
                     last["content"].extend(content)
-                    if content and _is_empty_text(content[0]):  # empty texts only
+                    if content and _is_blank_text(content[0]):  # blank texts only
                         _drop_empty_texts(last["content"])
                     if len(turn) > 2:
                         _join_fields(last, turn)
@@ -341,6 +358,8 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                 last_kind = "user"
                 continue
             if last_kind != "user":
+                if _says_nothing(turn["content"]):
+                    blanks.append((index, turn))
                 append(turn)
                 last, last_kind = turn, kind
                 continue
@@ -361,9 +380,11 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                 path=f"messages[{index}]",
             )
         _join(last, turn)
+    if blanks:
+        _leave_out_blank_turns(turns, blanks, on_unsupported, merge_consecutive)
     if not system:
         return {"messages": turns}
-    _drop_empty_texts(system)  # as in a turn: the API refuses an empty text block there too
+    _drop_empty_texts(system)  # as in a turn: the API refuses a blank text block there too
     if len(system) == 1 and not system_blocks and len(system[0]) == 2:
         return {"system": system[0]["text"], "messages": turns}
     return {"system": system, "messages": turns}
@@ -372,7 +393,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
 def _join(turn: dict[str, Any], written: dict[str, Any]) -> None:
     """Add a message's turn to the turn before: results after its results, the rest last.
 
-    The message's other keys (kept as hints) are added too. Empty texts are left out once
+    The message's other keys (kept as hints) are added too. Blank texts are left out once
     the joined turn has other blocks (see `_drop_empty_texts`).
     """
     blocks = turn["content"]
@@ -381,8 +402,8 @@ def _join(turn: dict[str, Any], written: dict[str, Any]) -> None:
     content = written["content"]
     if type(content) is str:
         content = [{"type": "text", "text": content}]
-    # A turn written holds no empty text, or only empty texts: its first block tells.
-    empty = (blocks and _is_empty_text(blocks[0])) or (content and _is_empty_text(content[0]))
+    # A turn written holds no blank text, or only blank texts: its first block tells.
+    empty = (blocks and _is_blank_text(blocks[0])) or (content and _is_blank_text(content[0]))
     results = _leading_results(content)
     if results:
         at = _leading_results(blocks)
@@ -402,25 +423,89 @@ def _join_fields(turn: dict[str, Any], written: dict[str, Any]) -> None:
             turn[key] = value
 
 
-def _is_empty_text(block: dict[str, Any]) -> bool:
-    """Whether a block is a text of nothing, with no other key (no ``cache_control``)."""
-    return block.get("type") == "text" and block.get("text") == "" and len(block) == 2
+def _is_blank_text(block: dict[str, Any]) -> bool:
+    """Whether a block is a text of nothing or whitespace, with no other key (no cache mark)."""
+    if block.get("type") != "text" or len(block) != 2:
+        return False
+    text = block.get("text")
+    return type(text) is str and (not text or text.isspace())
+
+
+def _says_nothing(content: str | list[dict[str, Any]]) -> bool:
+    """Whether a user or assistant turn's content is blank texts only (one blank string).
+
+    Its blank texts were left out beside other blocks (`_drop_empty_texts`), so a turn holds
+    none or only those: its first block tells.
+    """
+    if isinstance(content, str):
+        return not content or content.isspace()
+    return bool(content) and _is_blank_text(content[0])
 
 
 def _drop_empty_texts(blocks: list[dict[str, Any]]) -> None:
-    """Leave a turn's empty texts out, in place, when it has other blocks.
+    """Leave a turn's blank texts (empty or whitespace) out, in place, when it has other blocks.
 
-    The API refuses an empty text block (OpenAI Chat clients send ``"content": ""`` beside
-    tool calls); one says nothing, so it goes without a warning. A turn of empty texts only
-    is kept as it is: there is no content to put in their place.
+    The API refuses an empty or whitespace-only text block (OpenAI Chat clients send
+    ``"content": ""`` beside tool calls); one says nothing, so it goes without a warning. A
+    turn of blank texts only is kept here: `_leave_out_blank_turns` decides on it.
     """
-    kept = [block for block in blocks if not _is_empty_text(block)]
+    kept = [block for block in blocks if not _is_blank_text(block)]
     if kept and len(kept) != len(blocks):
         blocks[:] = kept
 
 
+def _leave_out_blank_turns(
+    turns: list[dict[str, Any]],
+    blanks: list[tuple[int, dict[str, Any]]],
+    on_unsupported: OnUnsupported | None,
+    merge_consecutive: bool,
+) -> None:
+    """Leave out, in place, the turns begun by messages of blank texts only; merge around them.
+
+    The API refuses an empty message and a whitespace-only text block; only the last
+    assistant message may be empty (the empty prefill), and that one is kept. A turn a later
+    message joined says something and stays. The turns on either side of one left out are of
+    one role, and are merged. Leaving one out loses nothing said, so it is a
+    `ConversionWarning` even with ``on_unsupported="error"`` (none with ``"drop"``).
+
+    Raises:
+        FormatError: with ``merge_consecutive=False``, turns of one role on either side of one
+            left out, located at the message left out.
+    """
+    action = "warn" if on_unsupported == "error" else on_unsupported
+    for index, turn in blanks:
+        at = next((at for at, each in enumerate(turns) if each is turn), None)
+        content = turn["content"]
+        if at is None or not _says_nothing(content):
+            continue  # joined by a later message (or merged into a turn before)
+        if at == len(turns) - 1 and turn["role"] == "assistant" and not _has_whitespace(content):
+            continue  # the empty prefill the API takes last
+        detail = (
+            f"{FORMAT} cannot carry a message of empty or blank text only (the API refuses "
+            "it; only the last assistant message may be empty)"
+        )
+        lose(action, f"messages[{index}]", detail, "warn")
+        del turns[at]
+        if 0 < at < len(turns) and turns[at - 1]["role"] == turns[at]["role"]:
+            if not merge_consecutive:
+                raise FormatError(
+                    f"{FORMAT} needs user and assistant turns to alternate: a "
+                    f"{turns[at]['role']} turn on either side of a message of blank text only, "
+                    "left out (pass merge_consecutive=True to merge them)",
+                    path=f"messages[{index}]",
+                )
+            _join(turns[at - 1], turns.pop(at))
+
+
+def _has_whitespace(content: str | list[dict[str, Any]]) -> bool:
+    """Whether blank content holds whitespace (the API refuses it even in a last turn)."""
+    if isinstance(content, str):
+        return bool(content)
+    return any(block["text"] for block in content)
+
+
 def _content(blocks: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
-    """A user or assistant turn's content of blocks with empty texts: those left out.
+    """A user or assistant turn's content of blocks with blank texts: those left out.
 
     One text left is written as a string, as a message of one text is.
     """
@@ -500,7 +585,7 @@ def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noq
                 if item._citations or type(text) is not str:
                     return None
                 blocks.append({"type": "text", "text": text})
-                empty = empty or not text
+                empty = empty or not text or text.isspace()
             elif type(item) is ImageContent:
                 image = _plain_image(item)
                 if image is None:
@@ -531,7 +616,7 @@ def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noq
             if item._citations or type(text) is not str:
                 return None
             blocks.append({"type": "text", "text": text})
-            empty = empty or not text
+            empty = empty or not text or text.isspace()
         elif type(item) is FunctionCallContent:
             call_id, name, arguments = item._id, item._name, item._arguments
             if type(call_id) is not str or type(name) is not str:
