@@ -21,6 +21,8 @@ from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 
 from ..errors import FormatError, SemanticChatError
+from ..history import ChatHistory
+from ..serialization import from_dict
 from .request_fields import is_anthropic_tool
 
 __all__ = [
@@ -30,9 +32,12 @@ __all__ = [
     "Unwrapped",
     "holds_list_reply",
     "holds_openai_body",
+    "is_own_document",
     "is_request",
     "kind_of",
     "read_enveloped",
+    "refuse_stream",
+    "stream_of",
     "unwrap",
     "without_none",
 ]
@@ -169,6 +174,65 @@ def _has_anthropic_tools(document: dict[str, Any]) -> bool:
     return type(choice) is dict and (
         choice.get("type") in _ANTHROPIC_CHOICES or "disable_parallel_tool_use" in choice
     )
+
+
+_ANTHROPIC_EVENTS = frozenset((
+    "message_start", "message_delta", "message_stop", "content_block_start",
+    "content_block_delta", "content_block_stop", "ping",
+))
+"""The types of Anthropic's stream events (its ``error`` event is Responses' type too)."""
+
+_RESPONSES_EVENT_PREFIX = "response."
+"""Every Responses stream event's type starts so (``response.created``,
+``response.output_text.delta`` ...)."""
+
+
+def stream_of(payload: Any) -> str | None:
+    """The API whose recorded stream ``payload`` is (a list of its events), or ``None``.
+
+    Only the first element is looked at (a cheap check; a saved stream may start anywhere):
+    a ``chat.completion.chunk``, an Anthropic event (``message_start``, ``ping`` ...), a
+    ``response.*`` event, or a Gemini response (its streamed chunks are responses). None of
+    these is a message, so such a list is no conversation until it is accumulated.
+    """
+    if type(payload) is not list or not payload or type(payload[0]) is not dict:
+        return None
+    first = payload[0]
+    if first.get("object") == "chat.completion.chunk":
+        return "OpenAI Chat Completions"
+    kind = first.get("type")
+    if isinstance(kind, str):
+        if kind in _ANTHROPIC_EVENTS:
+            return "Anthropic Messages"
+        if kind.startswith(_RESPONSES_EVENT_PREFIX):
+            return "OpenAI Responses"
+    if kind_of(first) == "gemini_response":
+        return "Gemini"
+    return None
+
+
+def refuse_stream(payload: Any) -> None:
+    """Refuse a recorded stream, naming its API, where a conversation is expected.
+
+    A cheap check (`stream_of`), for `detect` and any reader of a list: a list of
+    ``{"type": ...}`` events would otherwise read as Responses items, or fail at its first
+    event's missing ``role`` without saying what the list is.
+
+    Raises:
+        FormatError: ``payload`` is a list of stream events or chunks.
+    """
+    stream = stream_of(payload)
+    if stream is not None:
+        raise FormatError(
+            f"this is a stream of {stream} events, not a conversation: accumulate it "
+            "first (its format's from_stream, then "
+            "StreamingChatMessageContent.accumulate(...).to_message())"
+        )
+
+
+def is_own_document(value: Any) -> bool:
+    """Whether ``value`` is this library's own JSON (``{"version", "messages"}``)."""
+    return type(value) is dict and "version" in value and "messages" in value
 
 
 def is_request(document: Any) -> bool:
@@ -360,14 +424,24 @@ def holds_openai_body(document: Any, kind: str | None) -> bool:
 def read_enveloped(document: Any, read: Callable[[Any], Any]) -> Any:
     """Read the body of a Batch line with ``read``, locating errors inside the line.
 
+    A body in this library's own JSON (a results line converted ``--to semantic-chat``, which
+    keeps its envelope) is read as that whatever ``read`` is, so that it reads back.
+
     Raises:
         FormatError: as `unwrap`, or what ``read`` raises, its path under the body's.
     """
     unwrapped = unwrap(document)
+    if is_own_document(unwrapped.body):
+        read = _read_own
     try:
         return read(unwrapped.body)
     except SemanticChatError as error:
         raise error.at(unwrapped.path) from None
+
+
+def _read_own(body: Any) -> ChatHistory:
+    """Read a body in this library's own JSON, as the ``semantic-chat`` format reads it."""
+    return from_dict(body, ChatHistory)
 
 
 def without_none(value: Any) -> Any:

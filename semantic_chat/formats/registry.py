@@ -10,6 +10,7 @@ import attrs
 
 from ..errors import FormatError, describe_type
 from ..history import ChatHistory
+from .documents import refuse_stream
 from .wire import OnUnsupported, as_plain
 
 __all__ = ["WireFormat", "convert", "detect", "get", "names", "register"]
@@ -70,50 +71,28 @@ def detect(payload: Any) -> str:
     ``payload`` is a parsed value, or a provider SDK object (read as its ``model_dump``). A
     ``str`` is a Responses input of that text, unless it is JSON text: that is refused, as
     the caller most likely meant the value it holds (parse it first, or name the format).
+    A list of stream events or chunks is refused, named, before any format scores it.
 
     Raises:
-        FormatError: no format recognises the payload, or it is a ``str`` of JSON text.
+        FormatError: no format recognises the payload, it is a ``str`` of JSON text, or it is
+            a recorded stream (`documents.refuse_stream`).
     """
     if isinstance(payload, str):
         _refuse_json_text(payload)
     elif not isinstance(payload, (dict, list)) and hasattr(payload, "model_dump"):
         payload = as_plain(payload, "")
+    refuse_stream(payload)  # its events score as Responses items
     best, best_score = None, 0
     for wire_format in _FORMATS.values():
         score = wire_format.score(payload)
         if score > best_score:
             best, best_score = wire_format.name, score
     if best is None:
-        stream = _stream_of(payload)
-        if stream is not None:
-            raise FormatError(
-                f"this is a stream of {stream} events, not a conversation: accumulate it "
-                "first (its format's from_stream, then "
-                "StreamingChatMessageContent.accumulate(...).to_message())"
-            )
         raise FormatError(
             f"cannot tell the format of this {describe_type(payload)}: "
             f"pass the source format (one of {', '.join(names())})"
         )
     return best
-
-
-_STREAM_EVENTS = {
-    "chat.completion.chunk": "OpenAI Chat Completions",
-    "message_start": "Anthropic Messages",
-    "response.created": "OpenAI Responses",
-}
-
-
-def _stream_of(payload: Any) -> str | None:
-    """The API whose stream ``payload`` (a list of its events as dicts) is, or ``None``."""
-    if not isinstance(payload, list) or not payload or not isinstance(payload[0], dict):
-        return None
-    for key in ("object", "type"):
-        kind = payload[0].get(key)
-        if isinstance(kind, str) and kind in _STREAM_EVENTS:
-            return _STREAM_EVENTS[kind]
-    return None
 
 
 def _refuse_json_text(text: str) -> None:

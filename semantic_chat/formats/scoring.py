@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .documents import holds_list_reply, kind_of
+from .documents import holds_list_reply, is_own_document, kind_of
 
 __all__ = [
     "score_anthropic",
@@ -254,6 +254,8 @@ def _score_batch(payload: dict[str, Any], kind: str, endpoint: str, score: Any) 
     if kind == "batch_output":
         response = payload.get("response")
         body = response.get("body") if isinstance(response, dict) else None
+        if is_own_document(body):
+            return 1  # converted --to semantic-chat: any reader reads it (`read_enveloped`)
         return int(score(body)) if isinstance(body, dict) else 0
     return 0
 

@@ -1,0 +1,162 @@
+"""Detection of recorded streams, and results lines converted to semantic-chat reading back.
+
+A recorded stream saved as a JSON list of events (Anthropic's ``message_start`` ...,
+Responses' ``response.*``, Chat Completions chunks, Gemini chunks) is no conversation:
+`formats.detect` refused only the lists no format scored, so an Anthropic stream was taken for
+Responses items. An Anthropic results line (or an OpenAI Batch output line) converted
+``--to semantic-chat`` keeps its envelope around this library's JSON, which its reader took
+for an Anthropic body (``result.message.messages[0]: missing 'content'``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from semantic_chat import formats
+from semantic_chat.errors import FormatError, SemanticChatError
+from semantic_chat.formats import documents
+from semantic_chat.serialization import to_dict
+
+ACCUMULATE = (
+    "events, not a conversation: accumulate it first (its format's from_stream, then "
+    "StreamingChatMessageContent.accumulate(...).to_message())"
+)
+
+
+def _conformance_stream(name: str) -> list[dict[str, Any]]:
+    with open("/work/shared/conformance/anthropic.json") as file:
+        cases = json.load(file)
+    payload: list[dict[str, Any]] = next(c["payload"] for c in cases if c["name"] == name)
+    return payload
+
+
+RESPONSES_EVENTS = [
+    {"type": "response.created", "sequence_number": 0,
+     "response": {"id": "resp_1", "object": "response", "output": [], "status": "in_progress"}},
+    {"type": "response.output_text.delta", "sequence_number": 1, "item_id": "msg_1",
+     "output_index": 0, "content_index": 0, "delta": "Hi"},
+]
+CHAT_CHUNKS = [{"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o",
+                "choices": [{"index": 0, "delta": {"content": "Hi"}, "finish_reason": None}]}]
+GEMINI_CHUNKS = [{"candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}}]}]
+
+
+# 1. Recorded streams are refused by detection, named.
+
+def test_the_recorded_anthropic_stream_is_refused_as_one():
+    # What was seen: "openai-responses", one unknown item per event.
+    events = _conformance_stream("stream_text_with_ping")
+    with pytest.raises(FormatError) as raised:
+        formats.detect(events)
+    assert str(raised.value) == f"this is a stream of Anthropic Messages {ACCUMULATE}"
+
+
+@pytest.mark.parametrize(("events", "api"), [
+    (RESPONSES_EVENTS, "OpenAI Responses"),
+    (RESPONSES_EVENTS[1:], "OpenAI Responses"),  # saved from the middle of the stream
+    (CHAT_CHUNKS, "OpenAI Chat Completions"),
+    (GEMINI_CHUNKS, "Gemini"),
+    (_conformance_stream("stream_text_then_tool_use_input_json")[2:], "Anthropic Messages"),
+])
+def test_every_providers_stream_is_refused_by_name(events, api):
+    with pytest.raises(FormatError) as raised:
+        formats.detect(events)
+    assert str(raised.value) == f"this is a stream of {api} {ACCUMULATE}"
+    assert documents.stream_of(events) == api
+
+
+@pytest.mark.parametrize(("payload", "name"), [
+    ([{"type": "message", "role": "user", "content": "Hi"}], "openai-responses"),
+    ([{"role": "user", "content": "Hi"}], "openai-chat"),
+    ([{"role": "user", "parts": [{"text": "Hi"}]}], "gemini"),
+])
+def test_conversations_are_not_taken_for_streams(payload, name):
+    assert documents.stream_of(payload) is None
+    assert formats.detect(payload) == name
+
+
+@pytest.mark.parametrize("payload", [[], ["message_start"], {"type": "message_start"}, None])
+def test_what_is_no_list_of_events_is_no_stream(payload):
+    assert documents.stream_of(payload) is None
+    assert documents.refuse_stream(payload) is None
+
+
+def test_a_reader_can_refuse_a_stream_by_name():
+    with pytest.raises(FormatError) as raised:
+        documents.refuse_stream(CHAT_CHUNKS)
+    assert (raised.value.path, raised.value.detail) == (
+        "", f"this is a stream of OpenAI Chat Completions {ACCUMULATE}"
+    )
+
+
+def test_a_stream_does_not_convert():
+    events = _conformance_stream("stream_text_with_ping")
+    with pytest.raises(FormatError) as raised:
+        formats.convert(events, target="openai-responses")
+    assert str(raised.value) == f"this is a stream of Anthropic Messages {ACCUMULATE}"
+
+
+# 2. A results line converted --to semantic-chat reads back.
+
+RESULT = {"custom_id": "r1", "result": {"type": "succeeded", "message": {
+    "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-haiku-4-5",
+    "content": [{"type": "text", "text": "Hi there"}], "stop_reason": "end_turn",
+    "stop_sequence": None, "usage": {"input_tokens": 5, "output_tokens": 3},
+}}}
+OUTPUT = {"id": "b1", "custom_id": "r1", "error": None, "response": {"status_code": 200, "body": {
+    "id": "c1", "object": "chat.completion", "created": 1, "model": "gpt-4o",
+    "choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi"},
+                 "finish_reason": "stop"}],
+}}}
+
+
+def _to_semantic_chat(line: dict[str, Any]) -> Any:
+    """The line as ``convert --to semantic-chat`` writes it: its envelope kept."""
+    unwrapped = documents.unwrap(line)
+    return unwrapped.wrap(formats.convert(line, target="semantic-chat"), "semantic-chat")
+
+
+def test_an_anthropic_results_line_in_semantic_chat_reads_back():
+    # What was seen: "result.message.messages[0]: missing 'content'" from show and validate.
+    converted = _to_semantic_chat(RESULT)
+    assert converted["result"]["message"]["messages"][0]["items"] == [
+        {"type": "text", "text": "Hi there"}
+    ]
+    assert formats.detect(converted) == "anthropic"
+    history = formats.get("anthropic").from_payload(converted)
+    assert to_dict(history) == to_dict(formats.get("anthropic").from_payload(RESULT))
+    assert formats.validate(converted) == []
+
+
+def test_an_openai_output_line_in_semantic_chat_reads_back():
+    # What was seen: "cannot tell the format of this dict".
+    converted = _to_semantic_chat(OUTPUT)
+    assert formats.detect(converted) == "openai-chat"
+    history = formats.get("openai-chat").from_payload(converted)
+    assert [message.content for message in history] == ["Hi"]
+    assert formats.validate(converted) == []
+
+
+def test_a_malformed_semantic_chat_reply_is_located_in_the_line():
+    line = {"custom_id": "r1", "result": {"type": "succeeded", "message": {
+        "version": 1, "messages": [{"role": "assistant", "items": "Hi"}],
+    }}}
+    with pytest.raises(SemanticChatError) as raised:
+        formats.get("anthropic").from_payload(line)
+    assert raised.value.path == "result.message.messages[0].items"
+    assert raised.value.detail == "expected a list of items, got str"
+
+
+@given(st.lists(st.text(min_size=1, max_size=20), min_size=1, max_size=4))
+def test_any_anthropic_reply_reads_back_from_semantic_chat(texts):
+    message = {**RESULT["result"]["message"],
+               "content": [{"type": "text", "text": text} for text in texts]}
+    line = {"custom_id": "r1", "result": {"type": "succeeded", "message": message}}
+    converted = _to_semantic_chat(line)
+    read = formats.get(formats.detect(converted)).from_payload(converted)
+    assert to_dict(read) == to_dict(formats.get("anthropic").from_payload(line))
