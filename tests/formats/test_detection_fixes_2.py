@@ -10,10 +10,10 @@ for an Anthropic body (``result.message.messages[0]: missing 'content'``).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
+from format_helpers import case
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -29,9 +29,8 @@ ACCUMULATE = (
 
 
 def _conformance_stream(name: str) -> list[dict[str, Any]]:
-    with open("/work/shared/conformance/anthropic.json") as file:
-        cases = json.load(file)
-    payload: list[dict[str, Any]] = next(c["payload"] for c in cases if c["name"] == name)
+    """A recorded stream of the conformance file (its copy under fixtures/)."""
+    payload: list[dict[str, Any]] = case("anthropic_conformance.json", name)["payload"]
     return payload
 
 
@@ -160,3 +159,21 @@ def test_any_anthropic_reply_reads_back_from_semantic_chat(texts):
     converted = _to_semantic_chat(line)
     read = formats.get(formats.detect(converted)).from_payload(converted)
     assert to_dict(read) == to_dict(formats.get("anthropic").from_payload(line))
+
+
+@pytest.mark.parametrize("reader", ["anthropic", "openai-chat", "openai-responses", "gemini"])
+@pytest.mark.parametrize(
+    ("events", "api"),
+    [
+        (_conformance_stream("stream_text_with_ping"), "Anthropic Messages"),
+        (RESPONSES_EVENTS, "OpenAI Responses"),
+    ],
+    ids=["anthropic", "responses"],
+)
+def test_every_reader_refuses_a_recorded_stream_named(
+    reader: str, events: list[dict[str, Any]], api: str
+) -> None:
+    # --from anthropic used to say "messages[0]: missing 'role'", never that it was a stream.
+    with pytest.raises(FormatError) as info:
+        formats.get(reader).from_payload(events)
+    assert str(info.value) == f"this is a stream of {api} {ACCUMULATE}"

@@ -164,6 +164,7 @@ def from_payload(payload: Any) -> ChatHistory:
     if isinstance(payload, (list, tuple)) or (
         not isinstance(payload, (dict, str, bytes)) and not hasattr(payload, "model_dump")
     ):
+        documents.refuse_stream(payload)  # a list of events is no conversation
         return reading.from_payload(payload)
     document = sdk_plain(payload, "") if not isinstance(payload, (str, bytes)) else payload
     kind = documents.kind_of(document)

@@ -47,6 +47,7 @@ def from_payload(payload: Any, instructions: str | None = None) -> ChatHistory:
     if isinstance(payload, (str, list, tuple, bytes)) or (
         not isinstance(payload, dict) and not hasattr(payload, "model_dump")
     ):
+        documents.refuse_stream(payload)  # a list of events is no conversation
         return reading.from_payload(payload, instructions)
     document = as_plain(payload, "")
     kind = documents.kind_of(document)
