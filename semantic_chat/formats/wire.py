@@ -72,6 +72,7 @@ __all__ = [
     "require",
     "set_hints",
     "stored_items",
+    "unfetchable_uri",
     "unsupported",
     "unsupported_field",
     "usage_from",
@@ -616,3 +617,21 @@ def binary_from_data_url(cls: type[_B], url: str, path: str, **fields: Any) -> _
         return cls.from_data_uri(url, **fields)
     except ValueError as error:
         raise FormatError(str(error), path=path) from None
+
+_YOUTUBE_HOSTS = frozenset(("youtube.com", "www.youtube.com", "m.youtube.com", "youtu.be"))
+
+
+def unfetchable_uri(uri: str) -> str | None:
+    """Why an API that downloads media by URL cannot fetch ``uri``, or ``None`` if it can.
+
+    OpenAI's and Anthropic's APIs fetch over http(s) only: a ``gs://`` URI (Gemini's Cloud
+    Storage) is out of their reach, and a YouTube page is a web page, which Gemini alone
+    reads as a video. The reason is worded for `unsupported` (``by a URI other than http(s)``).
+    """
+    scheme, _, rest = uri.partition("://")
+    if scheme.lower() not in ("http", "https"):
+        return "by a URI other than http(s)"
+    host = rest.partition("/")[0].partition("?")[0].rpartition("@")[2].partition(":")[0]
+    if host.lower() in _YOUTUBE_HOSTS:
+        return "by a YouTube page URL (a web page, not a file)"
+    return None

@@ -30,6 +30,7 @@ from ..wire import (
     policy,
     report_metadata,
     stored_items,
+    unfetchable_uri,
     unsupported,
     unsupported_field,
 )
@@ -174,14 +175,19 @@ def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None: 
     return written
 
 
+_WEB = ("https://", "http://")
+"""What a URI the quick path writes starts with (others, and YouTube's, go the long way)."""
+
+
 def _plain_media_part(item: KernelContent) -> dict[str, Any] | None:
     """The part for an image or wav/mp3 clip a user sends, or ``None`` for anything else."""
     if type(item) is ImageContent and item._file_id is None:
         uri, detail = item._uri, item._detail
-        if (uri is not None and type(uri) is not str) or (
-            detail is not None and type(detail) is not str
-        ):
-            return None
+        if (
+            uri is not None
+            and (type(uri) is not str or not uri.startswith(_WEB) or "youtu" in uri)
+        ) or (detail is not None and type(detail) is not str):
+            return None  # the general writer checks the URI (`unfetchable_uri`)
         body = {"url": uri if uri is not None else data_url(item)}
         if detail is not None:
             body["detail"] = detail
@@ -400,6 +406,10 @@ def _write_part(
     hints = get_hints(item, HINTS)
     body: dict[str, Any]
     if isinstance(item, ImageContent) and item.file_id is None:
+        why = None if item.uri is None else unfetchable_uri(item.uri)
+        if why is not None:  # the API downloads http(s) URLs only
+            unsupported(on_unsupported, FORMAT, path, item, why)
+            return None
         body = {"url": item.uri if item.uri is not None else data_url(item)}
         if item.detail is not None:
             body["detail"] = item.detail

@@ -29,6 +29,7 @@ from ..wire import (
     policy,
     report_metadata,
     stored_items,
+    unfetchable_uri,
     unsupported,
     unsupported_field,
 )
@@ -289,7 +290,7 @@ class _Writer:
         does: a ``gs://`` URI (Gemini's Cloud Storage) or a YouTube page (a web page, which
         Gemini alone reads as a video) is no file it can fetch.
         """
-        why = _unfetchable(item.uri or "")
+        why = unfetchable_uri(item.uri or "")
         if why is None:
             return True
         unsupported(self.on_unsupported, FORMAT, path, item, why)
@@ -367,20 +368,6 @@ class _Writer:
         written.update(fields)
         self._flush()
         self.payload.append(written)
-
-
-_YOUTUBE_HOSTS = frozenset(("youtube.com", "www.youtube.com", "m.youtube.com", "youtu.be"))
-
-
-def _unfetchable(uri: str) -> str | None:
-    """Why the API cannot fetch ``uri`` (not http(s), or a YouTube page), or ``None``."""
-    scheme, _, rest = uri.partition("://")
-    if scheme.lower() not in ("http", "https"):
-        return "by a URI other than http(s)"
-    host = rest.partition("/")[0].partition("?")[0].rpartition("@")[2].partition(":")[0]
-    if host.lower() in _YOUTUBE_HOSTS:
-        return "by a YouTube page URL (a web page, not a file)"
-    return None
 
 
 def _a(word: str) -> str:
