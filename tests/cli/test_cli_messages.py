@@ -27,6 +27,9 @@ EXAMPLE_WARNINGS = {
         "user message",
         "semantic-chat: warning: messages[1].items[1].detail: dropped: Gemini cannot carry an "
         "image's detail",
+        "semantic-chat: warning: messages[2].items[0]: dropped: Gemini cannot carry reasoning "
+        "of no named provider (only its own thoughts, provider 'gemini', are sent back); it is "
+        "never sent",
     ],
     "openai-chat": [
         "semantic-chat: warning: messages[2].items[0]: dropped: OpenAI Chat Completions cannot "

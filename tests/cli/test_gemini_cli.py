@@ -232,7 +232,7 @@ def test_example_to_gemini_writes_a_valid_payload(tmp_path):
     shown = run("show", "example.json", "--color", "never", cwd=tmp_path)
     assert shown.stdout.splitlines()[-1] == (
         "Contains 5 messages; items: 1 audio, 1 function_call, 1 function_result, 1 image, "
-        "1 reasoning, 3 text."
+        "3 text."  # the example's reasoning has no provider: never sent to Gemini
     )
 
 

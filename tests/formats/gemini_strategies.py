@@ -168,10 +168,9 @@ def _assistant_items(
     """
     items: list[KernelContent] = []
     for _ in range(draw(st.integers(0, 2))):
-        provider = "gemini" if not loose or draw(st.booleans()) else None
         text = draw(st.text(min_size=0 if loose else 1, max_size=20))
         items.append(ReasoningContent(text, signature=draw(st.none() | _SIGNATURES),
-                                      provider=provider))
+                                      provider="gemini"))
     made = draw(st.booleans())
     ordinal = 0
     for _ in range(draw(st.integers(0 if items else 1, 3))):
@@ -266,7 +265,7 @@ def gemini_loose_histories(draw: st.DrawFn, max_messages: int = 6) -> ChatHistor
     """Histories the writer normalises, all within what the format carries.
 
     Besides `gemini_histories`: leading system and developer messages (one
-    ``system_instruction``); reasoning without a provider, empty reasoning; calls without an
+    ``system_instruction``); empty reasoning; calls without an
     id or with a made-up id out of place, arguments as JSON text (blank included);
     consecutive tool messages (one content); results without a name; result lists of any
     number of texts.
@@ -498,7 +497,7 @@ def _snake_payloads(draw: st.DrawFn, extra_data_keys: bool = False) -> dict[str,
         rest = draw(_user_parts())
         content: dict[str, Any] = {"parts": responses + rest}
         if not responses and draw(st.integers(0, 9)) == 0:
-            content = draw(st.sampled_from([{}, {"parts": []}]))
+            content = {"parts": []}  # none at all is refused
         if responses or draw(st.integers(0, 4)):
             content = {"role": "user", **content}
         contents.append(content)

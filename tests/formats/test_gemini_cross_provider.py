@@ -585,14 +585,14 @@ def test_encrypted_reasoning_of_no_named_provider_is_never_sent_either(on_unsupp
         gemini_format.to_payload(history, on_unsupported="error")
 
 
-def test_gemini_reasoning_and_plain_reasoning_are_sent_as_thoughts():
+def test_gemini_reasoning_is_sent_as_thoughts_and_reasoning_of_no_provider_left_out():
     history = _reasoning_history(ReasoningContent("plain thought"),
                                  ReasoningContent("mine", signature="AAAA", provider="gemini"))
-    payload, notes = _caught(lambda: gemini_format.to_payload(history,
-                                                             on_unsupported="error"))
-    assert notes == []
+    payload, notes = _caught(lambda: gemini_format.to_payload(history))
+    assert notes == ["messages[1].items[0]: dropped: Gemini cannot carry reasoning of no named "
+                     "provider (only its own thoughts, provider 'gemini', are sent back); it is "
+                     "never sent"]
     assert payload["contents"][1] == {"role": "model", "parts": [
-        {"text": "plain thought", "thought": True},
         {"text": "mine", "thought": True, "thought_signature": "AAAA"},
         {"text": "hello"},
     ]}

@@ -478,7 +478,8 @@ LOSSES = [
         {"contents": [{"role": "user", "parts": [{"text": "a"}]}],
          "system_instruction": {"parts": [{"text": "late"}]}}, id="late-system-message"),
     pytest.param(
-        [M("assistant", items=[ReasoningContent("hm", signature="not base64!")])],
+        [M("assistant", items=[ReasoningContent("hm", signature="not base64!",
+                                                provider="gemini")])],
         "messages[0].items[0].signature",
         "Gemini cannot carry a thought signature that is not base64 text (the API takes bytes "
         "there)", "warn",

@@ -500,7 +500,6 @@ def test_roles_tool_function_and_missing():
             {"role": "function", "parts": [
                 {"function_response": {"id": "2", "name": "g", "response": {"result": "b"}}},
                 {"text": "and text in it"}]},
-            {"role": "user"},
         ],
         [
             message("user", TextContent("no role"), role=None),
@@ -509,7 +508,6 @@ def test_roles_tool_function_and_missing():
             message("assistant", FunctionCallContent("2", "g", {})),
             message("tool", FunctionResultContent("2", "b", name="g"),
                     TextContent("and text in it"), role="function"),
-            message("user", no_parts=True),
         ],
     )
 
@@ -746,14 +744,17 @@ def test_reasoning_of_another_provider_or_encrypted_is_never_sent():
         TextContent("answer"),
     )])
     written, lost = losses(history)
-    assert written["contents"] == [{"role": "model", "parts": [
-        {"text": "mine", "thought": True}, {"text": "answer"}]}]
+    assert written["contents"] == [{"role": "model", "parts": [{"text": "answer"}]}]
     assert lost == [
         ("messages[0].items[0]",
          "Gemini cannot carry reasoning from another provider ('anthropic'); it is never sent",
          "warn"),
         ("messages[0].items[1]",
          "Gemini cannot carry encrypted reasoning (another provider's); it is never sent",
+         "warn"),
+        ("messages[0].items[2]",
+         "Gemini cannot carry reasoning of no named provider (only its own thoughts, provider "
+         "'gemini', are sent back); it is never sent",
          "warn"),
     ]
     with pytest.raises(UnsupportedContentError, match=r"^messages\[0\]\.items\[0\]: Gemini "

@@ -5,10 +5,11 @@ the model has no field for is kept under ``metadata["gemini"]`` in snake_case, s
 ``to_payload(from_payload(p)) == p`` in the payload's spelling:
 
 - on a message: ``role`` (a role other than the default, or ``None`` for none), ``fields``
-  (the content's other keys), ``no_parts`` (a content without ``parts``), ``join`` (the rest
-  of a user content whose results were read as a tool message before it), ``separate`` (a
-  tool message that is a content of its own, not joined to the one before), ``string`` (a
-  system instruction given as a string);
+  (the content's other keys), ``no_parts`` (a system instruction without ``parts``; a
+  content without them is refused), ``join`` (the rest of a user content whose results
+  were read as a tool message before it), ``separate`` (a tool message that is a content of
+  its own, not joined to the one before), ``string`` (a system instruction given as a
+  string);
 - on an item: ``thought_signature`` (on any part but a thought, whose signature is the
   `ReasoningContent`'s own), ``fields`` (the part's other keys: ``video_metadata``,
   ``media_resolution``, ``part_metadata``, an explicit ``thought: false`` ...), ``empty``
@@ -144,7 +145,8 @@ def from_payload(contents: Iterable[Any], system_instruction: Any = None) -> Cha
 
     Raises:
         FormatError: a content or part is malformed (not an object, a role the format does
-            not have, two data keys in one part, a ``function_call`` without ``name`` ...);
+            not have, no ``parts`` list, two data keys in one part, a ``function_call``
+            without ``name`` ...);
             the message names the location, e.g. ``contents[3].parts[1].function_call.args``
             or ``system_instruction.parts[0].text``.
     """
@@ -622,6 +624,8 @@ def _read_content(
         hints["role"] = role
     else:
         raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
+    if "parts" not in known:  # says nothing: a document of another shape, most likely
+        raise FormatError(_missing_parts(content), path=path)
     if kind == "model":
         calls.start()
     items = _read_parts(known, path, turn, calls, hints)
@@ -654,10 +658,23 @@ def _read_content(
     return [results, rest]
 
 
+def _missing_parts(content: dict[str, Any]) -> str:
+    """Why a content without ``parts`` is refused, naming the keys it has instead (as given).
+
+    A Chat message's ``content`` or a response's ``candidates`` would otherwise be kept as
+    hints other formats never see, and the message read as an empty one.
+    """
+    other = [key for key in content if key != "role"]
+    if not other:
+        return "missing 'parts'"
+    names = ", ".join(repr(key) for key in other)
+    return f"missing 'parts' (a Content holds 'role' and 'parts', got {names})"
+
+
 def _read_parts(
     known: dict[str, Any], path: str, turn: int, calls: _Calls, hints: dict[str, Any]
 ) -> list[KernelContent]:
-    """A content's ``parts`` (``no_parts`` in ``hints`` when it has none)."""
+    """A content's ``parts`` (``no_parts`` in ``hints`` when it has none: a system instruction)."""
     if "parts" not in known:
         hints["no_parts"] = True
         return []

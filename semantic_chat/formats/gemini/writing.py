@@ -149,11 +149,11 @@ def to_payload(
     ``response`` is ``{"result": value}`` (``{"error": value}`` for an error; a dict that is
     no such wrapper as it is), and media in a list result go to its ``parts`` (a response
     read beside media is written back as read while its text is unchanged). Thoughts are
-    written back when they are Gemini's (``provider`` ``"gemini"``, or ``None`` without
-    encrypted data); any other reasoning is never sent: it is left out, with a warning by
-    default. ``spelling`` picks ``"snake"`` keys (``function_call``, the default) or
-    ``"camel"`` ones (``functionCall``); the user's data (``args``, ``response``,
-    ``part_metadata``) is written as it is.
+    written back when they are Gemini's (``provider`` ``"gemini"``, as the readers make
+    them); any other reasoning (another provider's, or of none) is never sent: it is left
+    out, with a warning by default. ``spelling`` picks ``"snake"`` keys (``function_call``,
+    the default) or ``"camel"`` ones (``functionCall``); the user's data (``args``,
+    ``response``, ``part_metadata``) is written as it is.
 
     What the format cannot carry follows ``on_unsupported`` (items refused, fields and
     metadata left out with a `ConversionWarning`); ids of messages, usage, finish reasons and
@@ -430,15 +430,18 @@ def _call_place(call_id: str) -> tuple[int, int]:
 def _content(
     role: str, hints: dict[str, Any], parts: list[dict[str, Any]], keys: _Keys
 ) -> dict[str, Any]:
-    """A content of ``parts``: its role (a read one kept), its other keys kept as hints."""
+    """A content of ``parts``: its role (a read one kept), its other keys kept as hints.
+
+    ``parts`` is always written (a ``no_parts`` hint is a system instruction's): the reader
+    refuses a content without it.
+    """
     content: dict[str, Any] = {}
     if "role" in hints:
         if hints["role"] is not None:  # a missing role stays missing
             content["role"] = hints["role"]
     else:
         content["role"] = _ROLES[role]
-    if parts or not hints.get("no_parts"):
-        content["parts"] = parts
+    content["parts"] = parts
     _join_fields(content, hints, keys)
     return content
 
@@ -665,8 +668,9 @@ def _thought_part(
 ) -> dict[str, Any] | None:
     """A thought part (``thought: true``, its signature), or ``None`` for one never sent.
 
-    Reasoning of another provider, or with encrypted data, is left out (with a warning by
-    default): it is never sent as text.
+    Reasoning of another provider, of none (a Semantic Kernel history's: whose it is
+    nobody knows), or with encrypted data, is left out (with a warning by default): a
+    model's private thinking is never sent as text.
     """
     provider = item.provider
     if provider is not None and provider != PROVIDER:
@@ -678,6 +682,13 @@ def _thought_part(
         return None
     if item.encrypted is not None:
         detail = f"{FORMAT} cannot carry encrypted reasoning (another provider's); it is never sent"
+        lose(on_unsupported, path, detail, "warn")
+        return None
+    if provider is None:
+        detail = (
+            f"{FORMAT} cannot carry reasoning of no named provider (only its own thoughts, "
+            f"provider {PROVIDER!r}, are sent back); it is never sent"
+        )
         lose(on_unsupported, path, detail, "warn")
         return None
     hints = get_hints(item, HINTS)

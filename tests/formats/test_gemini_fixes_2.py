@@ -1,0 +1,218 @@
+"""Gemini: contents without ``parts`` refused, reasoning of no provider never sent as a thought.
+
+- a content of a request's ``contents`` (or of a bare contents list) without a ``parts`` list
+  says nothing: it was read as an empty user message, and what it held instead (a Chat
+  message's ``content``, a stream chunk's ``candidates``) reached no other format. It is a
+  `FormatError` at ``contents[i]`` naming the keys it has. A response's candidate content
+  without parts (``MAX_TOKENS``, ``SAFETY``, a stream's last chunk) still reads as it did;
+- `ReasoningContent` of no provider (a Semantic Kernel history's, the bundled example's) is
+  left out of a Gemini payload with a located `ConversionWarning`, as the Anthropic writer
+  leaves it out; Gemini's own thoughts, which its readers mark ``provider="gemini"``, are
+  written back as they were read.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+from google.genai import types as genai_types
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from semantic_chat import ChatHistory, ReasoningContent, TextContent
+from semantic_chat.errors import FormatError, UnsupportedContentError
+from semantic_chat.formats import ConversionWarning, gemini
+from semantic_chat.message import ChatMessageContent
+from semantic_chat.streaming import StreamingChatMessageContent
+
+NO_PROVIDER = (
+    "Gemini cannot carry reasoning of no named provider (only its own thoughts, provider "
+    "'gemini', are sent back); it is never sent"
+)
+
+
+def _caught(write: Any) -> tuple[Any, list[str]]:
+    """What ``write()`` returns, and the text of each `ConversionWarning` it gave."""
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        result = write()
+    return result, [str(note.message) for note in record if note.category is ConversionWarning]
+
+
+# --- a content without parts --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("payload", "expected"),
+    [
+        pytest.param([{"role": "user", "content": "hi"}],
+                     "contents[0]: missing 'parts' (a Content holds 'role' and 'parts', got "
+                     "'content')", id="chat-message"),
+        pytest.param([{"role": "user", "parts": [{"text": "a"}]}, {"role": "model"}],
+                     "contents[1]: missing 'parts'", id="role-only"),
+        pytest.param([{}], "contents[0]: missing 'parts'", id="empty-object"),
+        pytest.param({"contents": [{"role": "user", "parts": [{"text": "a"}]}, {"role": "user"}],
+                      "system_instruction": "Be brief."},
+                     "contents[1]: missing 'parts'", id="document"),
+        pytest.param({"model": "gemini-2.5-flash", "contents": [{"role": "user"}]},
+                     "contents[0]: missing 'parts'", id="request"),
+        pytest.param({"key": "k1", "request": {"contents": [{"role": "user", "content": "hi"}]}},
+                     "request.contents[0]: missing 'parts' (a Content holds 'role' and "
+                     "'parts', got 'content')", id="batch-line"),
+        pytest.param(
+            [{"candidates": [{"content": {"role": "model", "parts": [{"text": "The sky"}]},
+                              "index": 0}],
+              "modelVersion": "gemini-2.5-flash", "responseId": "s1"}],
+            "contents[0]: missing 'parts' (a Content holds 'role' and 'parts', got "
+            "'candidates', 'modelVersion', 'responseId')", id="stream-chunks"),
+        pytest.param([genai_types.Content(role="user")], "contents[0]: missing 'parts'",
+                     id="sdk-object"),
+    ],
+)
+def test_a_content_without_parts_is_refused_at_its_place(payload: Any, expected: str) -> None:
+    with pytest.raises(FormatError) as raised:
+        gemini.from_payload(payload)
+    assert str(raised.value) == expected
+
+
+def test_a_role_the_format_lacks_is_still_named_first() -> None:
+    with pytest.raises(FormatError) as raised:
+        gemini.from_payload([{"role": "assistant", "content": "hi"}])
+    assert str(raised.value) == "contents[0].role: Gemini has no role 'assistant'"
+
+
+@pytest.mark.parametrize(
+    ("parts", "expected"),
+    [(None, "contents[0]: missing 'parts'"),  # null reads as absent, as everywhere (proto JSON)
+     ("hi", "contents[0].parts: expected a list of parts, got str")],
+)
+def test_parts_that_are_no_list_are_refused(parts: Any, expected: str) -> None:
+    with pytest.raises(FormatError) as raised:
+        gemini.from_payload([{"role": "user", "parts": parts}])
+    assert str(raised.value) == expected
+
+
+def test_empty_parts_and_a_system_instruction_without_parts_still_read() -> None:
+    payload = {"contents": [{"role": "user", "parts": []}], "system_instruction": {"role": "x"}}
+    history = gemini.from_payload(payload)
+    assert [(message.role, message.items) for message in history] == [
+        ("system", []), ("user", [])]
+    assert gemini.to_payload(history) == payload
+
+
+def test_an_empty_message_is_written_with_its_parts() -> None:
+    history = ChatHistory([ChatMessageContent("user", items=[]),
+                           ChatMessageContent("user", items=[TextContent("hi")])])
+    history[0].metadata["gemini"] = {"no_parts": True}  # kept by an older reader
+    payload = gemini.to_payload(history)
+    assert payload == {"contents": [{"role": "user", "parts": []},
+                                    {"role": "user", "parts": [{"text": "hi"}]}]}
+    assert [message.items for message in gemini.from_payload(payload)] == [
+        [], [TextContent("hi")]]
+
+
+@pytest.mark.parametrize("content", [{"role": "model"}, {}])
+@pytest.mark.parametrize("reason", ["MAX_TOKENS", "SAFETY"])
+def test_a_candidate_content_without_parts_is_still_an_empty_answer(
+    content: dict[str, Any], reason: str
+) -> None:
+    reply, notes = _caught(lambda: gemini.from_response(
+        {"candidates": [{"content": content, "finishReason": reason}], "responseId": "r1"}))
+    assert notes == []
+    assert reply.items == []
+    assert reply.id == "r1"
+    assert reply.metadata["gemini"] == {"finish_reason": reason}
+
+
+def test_a_stream_chunk_without_parts_still_ends_the_answer() -> None:
+    chunks = [
+        {"candidates": [{"content": {"role": "model", "parts": [{"text": "The sky"}]}}]},
+        {"candidates": [{"content": {"role": "model", "parts": [{"text": " is blue."}]}}]},
+        {"candidates": [{"content": {"role": "model"}, "finishReason": "STOP"}]},
+    ]
+    message = StreamingChatMessageContent.accumulate(gemini.from_stream(chunks)).to_message()
+    assert message.items == [TextContent("The sky is blue.")]
+    assert message.finish_reason == "stop"
+
+
+_TEXT_CONTENTS = st.lists(
+    st.builds(lambda role, text: {"role": role, "parts": [{"text": text}]},
+              st.sampled_from(["user", "model"]), st.text(max_size=8)),
+    min_size=1, max_size=5,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(contents=_TEXT_CONTENTS, data=st.data())
+def test_any_content_stripped_of_its_parts_is_refused_there(
+    contents: list[dict[str, Any]], data: st.DataObject
+) -> None:
+    assert gemini.to_payload(gemini.from_payload(contents)) == {"contents": contents}
+    index = data.draw(st.integers(0, len(contents) - 1))
+    stripped = [*contents[:index], {"role": contents[index]["role"]}, *contents[index + 1:]]
+    with pytest.raises(FormatError) as raised:
+        gemini.from_payload(stripped)
+    assert str(raised.value) == f"contents[{index}]: missing 'parts'"
+
+
+# --- reasoning of no provider -----------------------------------------------------------
+
+
+def _answer(*items: Any) -> ChatHistory:
+    return ChatHistory([ChatMessageContent("user", "q"),
+                        ChatMessageContent("assistant", items=[*items, TextContent("answer")])])
+
+
+def test_reasoning_of_no_provider_is_left_out_with_a_located_warning() -> None:
+    history = _answer(ReasoningContent("my private chain of thought"))
+    payload, notes = _caught(lambda: gemini.to_payload(history))
+    assert payload == {"contents": [{"role": "user", "parts": [{"text": "q"}]},
+                                    {"role": "model", "parts": [{"text": "answer"}]}]}
+    assert notes == [f"messages[1].items[0]: dropped: {NO_PROVIDER}"]
+
+
+def test_reasoning_of_no_provider_is_dropped_silently_or_refused_as_asked() -> None:
+    history = _answer(ReasoningContent("mine", signature="AAAA"))
+    payload, notes = _caught(lambda: gemini.to_payload(history, on_unsupported="drop"))
+    assert payload["contents"][1] == {"role": "model", "parts": [{"text": "answer"}]}
+    assert notes == []
+    with pytest.raises(UnsupportedContentError) as raised:
+        gemini.to_payload(history, on_unsupported="error")
+    assert str(raised.value) == (
+        f"messages[1].items[0]: {NO_PROVIDER} (pass on_unsupported='warn' to leave it out)")
+
+
+def test_gemini_thoughts_read_back_are_gemini_s_and_written_back_unchanged() -> None:
+    contents = [
+        {"role": "user", "parts": [{"text": "q"}]},
+        {"role": "model", "parts": [{"text": "hmm", "thought": True, "thought_signature": "AAAA"},
+                                    {"thought": True}, {"text": "answer"}]},
+    ]
+    history = gemini.from_payload(contents)
+    assert [item.provider for item in history[1].items[:2]] == ["gemini", "gemini"]
+    payload, notes = _caught(lambda: gemini.to_payload(history, on_unsupported="error"))
+    assert payload == {"contents": contents}
+    assert notes == []
+    reply = gemini.from_response({"candidates": [{"content": contents[1]}]})
+    assert [item.provider for item in reply.items[:2]] == ["gemini", "gemini"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(max_size=12), provider=st.sampled_from([None, "gemini", "anthropic"]))
+def test_only_gemini_s_thoughts_are_written_and_they_read_back_equal(
+    text: str, provider: str | None
+) -> None:
+    thought = ReasoningContent(text, provider=provider)
+    payload, notes = _caught(lambda: gemini.to_payload(_answer(thought)))
+    if provider == "gemini":
+        assert notes == []
+        assert payload["contents"][1]["parts"] == [{"text": text, "thought": True},
+                                                   {"text": "answer"}]
+        assert gemini.from_payload(payload["contents"])[1].items == [thought,
+                                                                      TextContent("answer")]
+    else:
+        assert len(notes) == 1
+        assert notes[0].startswith("messages[1].items[0]: dropped: Gemini cannot carry ")
+        assert payload["contents"][1]["parts"] == [{"text": "answer"}]
