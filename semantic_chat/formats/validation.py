@@ -145,6 +145,8 @@ def check(
         if no_reply is not None:
             return no_reply
         first = _problem(error)
+        if "[" not in first.path:  # the reader refused the whole document: no element alone
+            return Checked(format, None, [first])
         problems = _read_problems(reader, payload)
         return Checked(format, None, problems if first in problems else [first, *problems])
     give_max_tokens(history, payload, max_tokens)
