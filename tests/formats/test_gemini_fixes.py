@@ -375,3 +375,18 @@ def test_id_less_results_pair_across_model_contents_and_round_trip(
     asked = [block["id"] for block in anthropic[1]["content"]]
     answered = [block["tool_use_id"] for block in anthropic[2]["content"]]
     assert sorted(answered) == sorted(asked)
+
+
+def test_a_result_without_an_id_answers_a_call_sent_without_one_first() -> None:
+    # Across one model turn, a call the API gave an id to is answered by a result giving it.
+    payload = [
+        {"role": "user", "parts": [{"text": "Go."}]},
+        {"role": "model", "parts": [{"function_call": {"id": "fc_1", "name": "a", "args": {}}}]},
+        {"role": "model", "parts": [{"function_call": {"name": "a", "args": {}}}]},
+        {"role": "user", "parts": [{"function_response": {"name": "a", "response": {"result": "x"}}}]},
+    ]
+    history = gemini.from_payload(payload)
+    made = history[2].items[0].id
+    assert made == "gemini-call-2-0"
+    assert history[3].items[0].call_id == made
+    assert gemini.to_payload(history)["contents"] == payload

@@ -65,8 +65,9 @@ def _caught(write: Any) -> tuple[Any, list[str]]:
             [{"candidates": [{"content": {"role": "model", "parts": [{"text": "The sky"}]},
                               "index": 0}],
               "modelVersion": "gemini-2.5-flash", "responseId": "s1"}],
-            "contents[0]: missing 'parts' (a Content holds 'role' and 'parts', got "
-            "'candidates', 'modelVersion', 'responseId')", id="stream-chunks"),
+            "this is a stream of Gemini events, not a conversation: accumulate it first (its "
+            "format's from_stream, then StreamingChatMessageContent.accumulate(...).to_message())",
+            id="stream-chunks"),
         pytest.param([genai_types.Content(role="user")], "contents[0]: missing 'parts'",
                      id="sdk-object"),
     ],

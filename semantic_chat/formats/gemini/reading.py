@@ -73,6 +73,7 @@ from .shared import (
     URL_SAFE_TO_STANDARD,
     codecs,
     finish_reason,
+    is_made_id,
     made_call_id,
     plain,
     read_usage,
@@ -118,12 +119,23 @@ class _Calls:
             self.answered = set()
 
     def answer(self, name: str) -> str | None:
-        """The id of the earliest unanswered call named ``name`` (now answered), or ``None``."""
+        """The id of the earliest unanswered call named ``name`` (now answered), or ``None``.
+
+        A call sent without an id (its id made up) is answered first: a call the API gave an
+        id to is answered by a result giving that id.
+        """
+        fallback = None
         for index, (call_id, call_name) in enumerate(self.calls):
             if call_name == name and index not in self.answered:
-                self.answered.add(index)
-                return call_id
-        return None
+                if is_made_id(call_id):
+                    self.answered.add(index)
+                    return call_id
+                if fallback is None:
+                    fallback = index
+        if fallback is None:
+            return None
+        self.answered.add(fallback)
+        return self.calls[fallback][0]
 
     def answered_by_id(self, call_id: str) -> None:
         """A result names its call by id: that call is answered."""
