@@ -198,6 +198,8 @@ def stream_of(payload: Any) -> str | None:
     if type(payload) is not list or not payload or type(payload[0]) is not dict:
         return None
     first = payload[0]
+    if "role" in first:  # a message (every reader of a list pays for this check: keep it first)
+        return None
     if first.get("object") == "chat.completion.chunk":
         return "OpenAI Chat Completions"
     kind = first.get("type")
@@ -206,7 +208,9 @@ def stream_of(payload: Any) -> str | None:
             return "Anthropic Messages"
         if kind.startswith(_RESPONSES_EVENT_PREFIX):
             return "OpenAI Responses"
-    if kind_of(first) == "gemini_response":
+    if isinstance(first.get("candidates"), list) or any(
+        key in first for key in _GEMINI_PROMPT_FEEDBACK
+    ):  # a Gemini response (`kind_of`'s test), as each streamed chunk is
         return "Gemini"
     return None
 
