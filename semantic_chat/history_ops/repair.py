@@ -118,7 +118,7 @@ class _Group:
 class _Call:
     """One call in a `_Group`: where it is, and where the result answering it is, if any."""
 
-    __slots__ = ("answer", "answered", "call", "group", "item", "order", "position", "result")
+    __slots__ = ("answer", "call", "group", "item", "order", "position", "result")
 
     def __init__(
         self, call: FunctionCallContent, position: int, item: int, group: _Group, order: int
@@ -128,7 +128,6 @@ class _Call:
         self.item = item
         self.group = group
         self.order = order
-        self.answered = False
         self.answer: tuple[int, int] | None = None
         """The position and item index of the result answering it."""
         self.result: FunctionResultContent | None = None
@@ -196,7 +195,6 @@ class _Pairing:
                 second = result.name is not None and (False, result.name) in self._made
             self.removed.setdefault(position, {})[index] = (second, _orphan(result))
             return
-        call.answered = True
         call.answer = (position, index)
         call.result = result
         if call.group is not block:
@@ -219,7 +217,7 @@ class _Pairing:
             waiting = None
             if block is not None:
                 for call in block.calls:
-                    if not call.answered and call.call.id is None:
+                    if call.result is None and call.call.id is None:
                         self._by_name[call.call.name].remove(call)
                         return call
         if not waiting:
@@ -247,7 +245,7 @@ class _Pairing:
 
     def unanswered(self) -> list[_Call]:
         """The calls no result answers, in the order of the history."""
-        return [call for group in self.groups for call in group.calls if not call.answered]
+        return [call for group in self.groups for call in group.calls if call.result is None]
 
 
 class _IdFault(NamedTuple):
@@ -277,7 +275,7 @@ def _id_faults(
         label, plain, unique = "", False, "each call's id must be unique"
     else:
         rules = _RULES.get(wire.name)
-        label = wire.name if rules is None else rules.label
+        label = _label(wire)
         plain = rules is not None and rules.plain_ids
         unique = f"{label} needs each call's id to be unique"
     first: dict[str, tuple[int, int]] = {}
@@ -307,6 +305,12 @@ def _id_faults(
     return faults
 
 
+def _label(wire: WireFormat) -> str:
+    """How messages name a format: its rules' label (``Anthropic``), else its name."""
+    rules = _RULES.get(wire.name)
+    return wire.name if rules is None else rules.label
+
+
 def _pairs_by_id(wire: WireFormat | None) -> bool:
     """Whether a format pairs results with calls by id: all but Gemini, which writes none."""
     return wire is None or wire.name != gemini.NAME
@@ -316,34 +320,51 @@ def _by_id_reason(wire: WireFormat | None) -> str:
     """Why a result must give its call's id (``Anthropic pairs a result with its call by id``)."""
     if wire is None:
         return "a result names its call by id in every format but Gemini"
-    rules = _RULES.get(wire.name)
-    return f"{wire.name if rules is None else rules.label} pairs a result with its call by id"
+    return f"{_label(wire)} pairs a result with its call by id"
+
+
+Given = dict[int, dict[int, FunctionResultContent]]
+"""Results replaced, by worklist position and item index (the shape of `_Pairing.removed`)."""
+
+
+def _given_ids(pairing: _Pairing) -> list[tuple[_Call, FunctionResultContent]]:
+    """Each call with an id answered by name, and its result given the call's id."""
+    given = []
+    for call in pairing.answered_by_name():
+        assert call.result is not None
+        assert call.call.id is not None
+        given.append((call, _with_call_id(call.result, call.call.id)))
+    return given
 
 
 def _with_call_ids(
     pairing: _Pairing, wire: WireFormat | None, paths: Sequence[str]
-) -> tuple[dict[tuple[int, int], FunctionResultContent], list[tuple[int, int, Change]]]:
+) -> tuple[Given, list[tuple[int, int, Change]]]:
     """The results answering a call by name given its id, by place, and the changes.
 
     A result moved after its call is replaced in its group's list as well.
     """
-    given: dict[tuple[int, int], FunctionResultContent] = {}
+    given: Given = {}
     found: list[tuple[int, int, Change]] = []
     if not _pairs_by_id(wire):
         return given, found
-    for call in pairing.answered_by_name():
+    for call, result in _given_ids(pairing):
         assert call.answer is not None
-        assert call.result is not None
-        assert call.call.id is not None
         position, index = call.answer
-        result = _with_call_id(call.result, call.call.id)
-        given[position, index] = result
+        given.setdefault(position, {})[index] = result
         call.group.extra = [
             (order, result if old is call.result else old) for order, old in call.group.extra
         ]
         what = f"the id of {_call_text(call.call)} to its result: {_by_id_reason(wire)}"
         found.append((position, index, Change(f"{paths[position]}.items[{index}]", "added", what)))
     return given, found
+
+
+def _replaced(
+    message: ChatMessageContent, at: dict[int, FunctionResultContent]
+) -> ChatMessageContent:
+    """A copy of ``message`` with the items at the indexes of ``at`` replaced by its values."""
+    return _with_items(message, [at.get(index, item) for index, item in enumerate(message.items)])
 
 
 def _renamed_ids(
@@ -496,10 +517,12 @@ def validate(history: ChatHistory, for_format: str | None = None) -> list[Proble
         path = f"{paths[call.position]}.items[{call.item}]"
         problem = Problem(path, f"{_call_text(call.call)} has no result")
         found.append((order[call.position], call.item, problem))
+    given: Given = {}  # the results answering by name, with their call's id: as written
     if _pairs_by_id(wire):
-        for call in pairing.answered_by_name():
+        for call, result in _given_ids(pairing):
             assert call.answer is not None
             position, index = call.answer
+            given.setdefault(position, {})[index] = result
             text = f"the result for {_call_text(call.call)} gives no call id: {_by_id_reason(wire)}"
             path = f"{paths[position]}.items[{index}]"
             found.append((order[position], index, Problem(path, text)))
@@ -524,7 +547,6 @@ def validate(history: ChatHistory, for_format: str | None = None) -> list[Proble
     found.sort(key=lambda entry: entry[:2])
     problems = [problem for _, _, problem in found]
     if wire is not None:
-        given, _ = _with_call_ids(pairing, wire, paths)
         problems.extend(_writer_problems(wire, history, messages, pairing, order, given=given))
     return problems
 
@@ -536,7 +558,7 @@ def _writer_problems(
     pairing: _Pairing,
     order: list[int],
     *,
-    given: dict[tuple[int, int], FunctionResultContent],
+    given: Given,
 ) -> list[Problem]:
     """What the format's writer meets in ``history``, its orphan results left out.
 
@@ -554,11 +576,9 @@ def _writer_problems(
     if not kept and not given:
         return _write_problems(wire, history, None)
     probe = list(messages)
-    for (position, item), result in given.items():
+    for position, at in given.items():
         index = order[position]
-        items = list(probe[index].items)
-        items[item] = result
-        probe[index] = _with_items(probe[index], items)
+        probe[index] = _replaced(probe[index], at)
     for index, indexes in kept.items():
         items = probe[index].items
         probe[index] = _with_items(probe[index], [items[i] for i in indexes])
@@ -716,12 +736,8 @@ def _repair_pairing(
     for position, original in enumerate(worklist):
         path = paths[position]
         removed = pairing.removed.get(position)
-        message = original
-        if given and any((position, index) in given for index in range(len(original.items))):
-            items = list(original.items)
-            message = _with_items(
-                original, [given.get((position, index), item) for index, item in enumerate(items)]
-            )
+        at = given.get(position)
+        message = original if at is None else _replaced(original, at)
         if removed is None:
             built.append((message, path))
         else:
