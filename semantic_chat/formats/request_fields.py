@@ -89,6 +89,7 @@ __all__ = [
     "tool_names",
     "write_extra",
     "write_gemini_tools",
+    "write_kept_tools",
     "write_tool_choice",
     "write_tool_settings",
     "write_tools",
@@ -319,15 +320,10 @@ def write_tool_settings(
     Raises:
         UnsupportedContentError: something is left out and ``on_unsupported`` is ``"error"``.
     """
-    written: list[dict[str, Any]] = []
-    if options.tools is not None:
-        written = write_tools(options.tools, nested, format_name, on_unsupported)
-        if written or not options.tools:
-            body["tools"] = written
     choice, parallel = options.tool_choice, options.parallel_tool_calls
-    no_choice, no_parallel = orphaned_tool_settings(
-        options.tools, written, choice, parallel,
-        format_name=format_name, on_unsupported=on_unsupported,
+    no_choice, no_parallel = write_kept_tools(
+        body, options.tools, lambda tools: write_tools(tools, nested, format_name, on_unsupported),
+        choice, parallel, format_name=format_name, on_unsupported=on_unsupported,
     )
     if choice is not None and not no_choice:
         converted = write_tool_choice(choice, nested, format_name, on_unsupported)
@@ -335,6 +331,31 @@ def write_tool_settings(
             body["tool_choice"] = converted
     if parallel is not None and not no_parallel:
         body["parallel_tool_calls"] = parallel
+
+
+def write_kept_tools(
+    target: dict[str, Any],
+    tools: list[dict[str, Any]] | None,
+    write: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+    choice: str | dict[str, Any] | None,
+    parallel: bool | None,
+    *,
+    format_name: str,
+    on_unsupported: OnUnsupported | None,
+) -> tuple[bool, bool]:
+    """Write ``tools`` into ``target`` as ``write`` makes them; say which settings must go.
+
+    When every tool given is dropped, ``tools`` is left out rather than written empty (the
+    APIs refuse ``[]``; a ``[]`` given stays). Returns `orphaned_tool_settings`' answer.
+    """
+    written: list[dict[str, Any]] = []
+    if tools is not None:
+        written = write(tools)
+        if written or not tools:
+            target["tools"] = written
+    return orphaned_tool_settings(
+        tools, written, choice, parallel, format_name=format_name, on_unsupported=on_unsupported
+    )
 
 
 def orphaned_tool_settings(
@@ -458,6 +479,7 @@ def check_tool_names(tools: Any, where: str = "tools", untyped: bool = False) ->
 
 
 def _check_name(holder: dict[str, Any], where: str) -> None:
+    """Refuse a tool or declaration without a string ``name``, located at ``where``."""
     name = holder.get("name")
     if type(name) is not str:
         if "name" not in holder:
@@ -473,6 +495,8 @@ def is_anthropic_tool(tool: dict[str, Any]) -> bool:
     undated ones (``mcp_toolset``).
     """
     kind = tool.get("type")
+    if kind == "function":  # OpenAI's, the commonest: detection asks of every tool
+        return False
     if kind is None or kind == "custom":
         return "input_schema" in tool
     return isinstance(kind, str) and (
@@ -601,12 +625,8 @@ def _gemini_function(
         what = "a function declaration object"
         raise FormatError.mismatch(where, what, describe_type(declaration))
     fields = {_snake_key(key): key for key in declaration}
-    name = declaration.get("name")
-    if type(name) is not str:
-        if "name" not in declaration:
-            raise FormatError("missing 'name'", path=where)
-        raise FormatError.mismatch(f"{where}.name", "str", describe_type(name))
-    function: dict[str, Any] = {"name": name}
+    _check_name(declaration, where)
+    function: dict[str, Any] = {"name": declaration["name"]}
     description = declaration.get("description")
     if description is not None:
         if type(description) is not str:
@@ -783,12 +803,8 @@ def _declaration(
             extra = [key for key in tool if key not in ("type", *_FUNCTION_FIELDS)]
     else:
         return None
-    name = function.get("name")
-    if type(name) is not str:
-        if "name" not in function:
-            raise FormatError("missing 'name'", path=at)
-        raise FormatError.mismatch(f"{at}.name", "str", describe_type(name))
-    declaration: dict[str, Any] = {"name": name}
+    _check_name(function, at)
+    declaration: dict[str, Any] = {"name": function["name"]}
     if function.get("description") is not None:
         declaration["description"] = function["description"]
     if function.get(schema_key) is not None:

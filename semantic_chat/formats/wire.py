@@ -239,6 +239,8 @@ def lost_metadata(
         UnsupportedContentError: there is such a key and ``on_unsupported`` is ``"error"``.
     """
     metadata = peek_metadata(owner)
+    if not metadata:
+        return
     for key in metadata:
         if key not in HINT_KEYS:
             name = json.dumps(key, ensure_ascii=False)
@@ -322,6 +324,8 @@ def lost_hint_fields(
         UnsupportedContentError: there is such a field and ``on_unsupported`` is ``"error"``.
     """
     metadata = peek_metadata(message)
+    if not metadata:  # most messages: nothing to look up
+        return
     for key, (owner, described) in MEANINGFUL_HINT_FIELDS.items():
         hints = metadata.get(key)
         if owner == format_name or not isinstance(hints, dict):

@@ -52,9 +52,9 @@ from ..request_fields import (
     is_anthropic_tool,
     is_gemini_only,
     is_gemini_tool,
-    orphaned_tool_settings,
     report_options_metadata,
     request_messages,
+    write_kept_tools,
 )
 from ..wire import OnUnsupported, as_plain, get_hints, unsupported_field
 from . import reading, writing
@@ -301,13 +301,9 @@ def _write_tool_settings(
     was not given: such a choice, and one forcing a call or setting parallel calls with no
     tool left, are reported (`orphaned_tool_settings`).
     """
-    written: list[dict[str, Any]] = []
-    if options.tools is not None:
-        written = _write_tools(options.tools, on_unsupported)
-        if written or not options.tools:
-            body["tools"] = written
-    no_choice, no_parallel = orphaned_tool_settings(
-        options.tools, written, options.tool_choice, options.parallel_tool_calls,
+    no_choice, no_parallel = write_kept_tools(
+        body, options.tools, lambda tools: _write_tools(tools, on_unsupported),
+        options.tool_choice, options.parallel_tool_calls,
         format_name=FORMAT, on_unsupported=on_unsupported,
     )
     choice = _write_tool_choice(

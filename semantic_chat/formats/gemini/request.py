@@ -70,9 +70,9 @@ from ..request_fields import (
     RESPONSES_KEYS,
     anthropic_choice,
     check_tool_names,
-    orphaned_tool_settings,
     report_options_metadata,
     write_gemini_tools,
+    write_kept_tools,
 )
 from ..wire import OnUnsupported, unsupported_field
 from . import reading, writing
@@ -607,16 +607,11 @@ def _settings(
     thinking = _thinking(options, hints, on_unsupported)
     if thinking is not None:
         config["thinking_config"] = thinking
-    written: list[dict[str, Any]] = []
-    if options.tools is not None:
-        # Gemini's own as given; OpenAI and Anthropic function tools as declarations.
-        written = write_gemini_tools(options.tools, on_unsupported)
-        if written or not options.tools:  # none left: no tools at all, not an empty list
-            config["tools"] = written
-    # parallel_tool_calls: reported below whatever the tools (Gemini has no such option)
-    no_choice, _ = orphaned_tool_settings(
-        options.tools, written, options.tool_choice, None,
-        format_name=FORMAT, on_unsupported=on_unsupported,
+    # Gemini's own tools as given; OpenAI and Anthropic function tools as declarations.
+    # parallel_tool_calls: reported below whatever the tools (Gemini has no such option).
+    no_choice, _ = write_kept_tools(
+        config, options.tools, lambda tools: write_gemini_tools(tools, on_unsupported),
+        options.tool_choice, None, format_name=FORMAT, on_unsupported=on_unsupported,
     )
     tool_config = _tool_config(options, no_choice, on_unsupported)
     if tool_config is not None:
