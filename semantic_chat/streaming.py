@@ -390,7 +390,7 @@ class _Accumulator:
             ):
                 last = _Builder(item)
                 self.entries.append(last)
-            if index is not None:
+            if index is not None and earlier is None:  # found by its index: registered so
                 last.index = index
                 self.fragments_by_index[type(item), index] = last
             last.text.append(item.text)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import typing
+from collections.abc import Collection
 from typing import Any
 
 import attrs
@@ -98,15 +99,25 @@ def _check_one_source(cls: type, written: dict[str, Any]) -> None:
         )
 
 
-def _write_unknown_history_keys(unknown: Any, written: dict[str, Any]) -> None:
-    """Add a history's keys this version does not know, as read, after its own."""
-    for key, value in write_json_object(unknown, "unknown_keys").items():
-        if key in _HISTORY_KEYS:  # set by hand: it would be read back as the history's own
+def _unknown_keys(unknown: Any, own: Collection[str | None], owner: str) -> dict[str, Any]:
+    """Keys this version does not know, written as JSON; one of ``owner``'s own is refused.
+
+    Such a key can only have been set by hand, past the checks: it would be read back as the
+    history's or message's own field.
+    """
+    written: dict[str, Any] = write_json_object(unknown, "unknown_keys")
+    for key in written:
+        if key in own:
             raise SerializationError(
-                f"{key!r} would be read back as the history's own field, not as an unknown key",
+                f"{key!r} would be read back as the {owner}'s own field, not as an unknown key",
                 path=f'unknown_keys["{key}"]',
             )
-        written[key] = value
+    return written
+
+
+def _write_unknown_history_keys(unknown: Any, written: dict[str, Any]) -> None:
+    """Add a history's keys this version does not know, as read, after its own."""
+    written.update(_unknown_keys(unknown, _HISTORY_KEYS, "history"))
 
 
 def _resolved_plugin_class(cls: type) -> bool:
@@ -497,10 +508,8 @@ class ConverterHooks:
                         f"unknown message type {label!r}: no class is registered under it",
                         path="message_type",
                     )
-            else:
-                cls = found
-            if found is None:  # a subclass whose plugin is not loaded: kept whole
-                return self._read_unknown_message(data)
+                return self._read_unknown_message(data)  # its plugin not loaded: kept whole
+            cls = found
         if cls is ChatMessageContent and not _LABELLED_MESSAGE_KEYS.issuperset(data):
             return self._read_unknown_message(data)
         return self._plain_reader(cls)(data)  # type: ignore[no-any-return]
@@ -576,19 +585,12 @@ class ConverterHooks:
             )
 
         def write(message: UnknownMessage) -> dict[str, Any]:
-            unknown = write_json_object(message._unknown_keys, "unknown_keys")
+            unknown = _unknown_keys(message._unknown_keys, MESSAGE_KEYS, "message")
             written: dict[str, Any] = {}
             if "message_type" in unknown:  # first, where the writer of its class put it
                 written["message_type"] = unknown["message_type"]
             written.update(write_plain(message))
-            for key, value in unknown.items():
-                if key in MESSAGE_KEYS:  # set by hand past the checks
-                    raise SerializationError(
-                        f"{key!r} would be read back as the message's own field, "
-                        "not as an unknown key",
-                        path=f'unknown_keys["{key}"]',
-                    )
-                written[key] = value
+            written.update(unknown)
             return written
 
         return write
