@@ -244,7 +244,6 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                     continue
                     if role is _ASSISTANT and last_kind != "assistant":
                         blocks: list[dict[str, Any]] = []
-                        empty = False  # a blank text seen: left out beside other blocks
                         for item in items:
                             if item._metadata:
                                 break
@@ -264,26 +263,23 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                     {"type": "tool_use", "id": call_id, "name": name,
                                      "input": parsed}
                                 )
-                            elif (
+                            elif (  # a blank text: the long way leaves it out
                                 type(item) is TextContent
                                 and not item._citations
-                                and type(item._text) is str
+                                and type(text := item._text) is str
+                                and text
+                                and not text.isspace()
                             ):
-                                text = item._text
                                 blocks.append({"type": "text", "text": text})
-                                empty = empty or not text or text.isspace()
                             else:
                                 break
                         else:
-                            content = _content(blocks) if empty else blocks
-                            if not empty or not _says_nothing(content):
-                                last = {"role": "assistant", "content": content}
-                                append(last)
-                                last_kind = "assistant"
-                                continue
+                            last = {"role": "assistant", "content": blocks}
+                            append(last)
+                            last_kind = "assistant"
+                            continue
                     elif role is _USER and (last_kind == "assistant" or not last_kind):
                         blocks = []
-                        empty = False
                         for item in items:
                             if item._metadata:
                                 break
@@ -298,23 +294,21 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                 source = {"type": "base64", "media_type": mime_type,
                                           "data": payload}
                                 blocks.append({"type": "image", "source": source})
-                            elif (
+                            elif (  # a blank text: the long way leaves it out
                                 type(item) is TextContent
                                 and not item._citations
-                                and type(item._text) is str
+                                and type(text := item._text) is str
+                                and text
+                                and not text.isspace()
                             ):
-                                text = item._text
                                 blocks.append({"type": "text", "text": text})
-                                empty = empty or not text or text.isspace()
                             else:
                                 break
                         else:
-                            content = _content(blocks) if empty else blocks
-                            if not empty or not _says_nothing(content):
-                                last = {"role": "user", "content": content}
-                                append(last)
-                                last_kind = "user"
-                                continue
+                            last = {"role": "user", "content": blocks}
+                            append(last)
+                            last_kind = "user"
+                            continue
                 written = _write_plain_message(message)
             except Exception:  # a message broken by hand: the general writer locates it
                 written = None

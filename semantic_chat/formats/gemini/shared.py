@@ -221,11 +221,13 @@ STANDARD_TO_URL_SAFE = str.maketrans("+/", "-_")
 def plain(obj: Any, path: str) -> Any:
     """A ``google.genai`` SDK object, or a dict, as the REST JSON it stands for.
 
-    `sdk_plain`, then `proto_json`: a dict (any of the SDK's ``model_dump``s) loses its
-    ``null`` fields and has its SDK enums as their values. Nested values read with
-    `sdk_plain` need not be walked again.
+    `sdk_plain` for an SDK object (which walks its dump once), `proto_json` for a dict (any
+    of the SDK's ``model_dump``s loses its ``null`` fields and has its SDK enums as their
+    values). Nested values read with `sdk_plain` need not be walked again.
     """
-    return proto_json(sdk_plain(obj, path))
+    if type(obj) is dict or not hasattr(obj, "model_dump"):
+        return proto_json(obj)
+    return sdk_plain(obj, path)
 
 
 def sdk_plain(obj: Any, path: str) -> Any:

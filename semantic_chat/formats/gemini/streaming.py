@@ -38,7 +38,7 @@ from ...streaming import (
     StreamingTextContent,
 )
 from .reading import from_response, provider_error
-from .shared import HINTS, is_made_id, made_call_id, plain, snake_key
+from .shared import HINTS, is_made_id, made_call_id, plain, sdk_plain, snake_key
 
 __all__ = ["from_stream"]
 
@@ -167,7 +167,7 @@ class _Stream:
         seen: set[int] = set()
         for position, raw in enumerate(candidates):
             where = f"{path}.candidates[{position}]"
-            candidate = plain(raw, where)
+            candidate = sdk_plain(raw, where)
             if type(candidate) is not dict:
                 raise FormatError.mismatch(where, "a Candidate object", describe_type(candidate))
             index = _index(candidate, position, where)
@@ -193,7 +193,7 @@ class _Stream:
                 state.fields[name] = value
         items: list[KernelContent] = []
         if content is not None:
-            content = plain(content, f"{where}.content")
+            content = sdk_plain(content, f"{where}.content")
             if type(content) is not dict:
                 raise FormatError.mismatch(
                     f"{where}.content", "a Content object", describe_type(content)
@@ -226,7 +226,7 @@ class _Stream:
         fragments: list[KernelContent] = []
         calls = state.calls
         for number, item in enumerate(reply.items):
-            part = plain(parts[number], f"{where}.content.parts[{number}]")
+            part = sdk_plain(parts[number], f"{where}.content.parts[{number}]")
             snake = {snake_key(key): value for key, value in part.items()}
             if not _says_nothing(snake):
                 fragments.append(self._fragment(state, item, snake))

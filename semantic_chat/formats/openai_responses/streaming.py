@@ -39,13 +39,6 @@ __all__ = [
     "from_stream",
 ]
 
-_FRAGMENTS = (
-    (TextContent, StreamingTextContent),
-    (RefusalContent, StreamingRefusalContent),
-    (ReasoningContent, StreamingReasoningContent),
-)
-"""Each streamed kind of item and the fragment that completes it, most specific last."""
-
 
 def from_stream(events: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
     """Read Responses stream events (dicts or SDK objects) as streaming chunks.

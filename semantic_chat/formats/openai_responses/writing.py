@@ -379,20 +379,12 @@ def _write_call(item: FunctionCallContent, path: str) -> dict[str, Any]:
 
     Both OpenAI readers mark a custom call; its arguments text is the tool's ``input``.
     """
-    written: dict[str, Any]
-    if get_hints(item, CHAT_HINTS).get("custom"):
-        written = {
-            "type": "custom_tool_call",
-            "call_id": item.id,
-            "name": item.name,
-            "input": arguments_text(item, path),
-        }
-    else:
-        written = {
-            "type": "function_call",
-            "call_id": item.id,
-            "name": item.name,
-            "arguments": arguments_text(item, path),
-        }
+    custom = bool(get_hints(item, CHAT_HINTS).get("custom"))
+    written: dict[str, Any] = {
+        "type": "custom_tool_call" if custom else "function_call",
+        "call_id": item.id,
+        "name": item.name,
+        "input" if custom else "arguments": arguments_text(item, path),
+    }
     written.update(get_hints(item, HINTS).get("fields", {}))
     return written
