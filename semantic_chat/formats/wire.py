@@ -69,6 +69,7 @@ __all__ = [
     "read_parts",
     "report_citation_losses",
     "report_metadata",
+    "report_unread",
     "require",
     "set_hints",
     "stored_items",
@@ -639,3 +640,20 @@ def unfetchable_uri(uri: str) -> str | None:
     if host.lower() in _YOUTUBE_HOSTS:
         return "by a YouTube page URL (a web page, not a file)"
     return None
+
+
+def report_unread(count: int, where: str, noun: str, keyword: str) -> None:
+    """Warn of each reply but the first of ``count``, which a reader not told which leaves out.
+
+    A response holds several when asked for (``n``, ``candidate_count``): converting it
+    carries one. ``where`` is the list's path (``completion.choices``), ``noun`` what one is
+    (``choice``), ``keyword`` the reader's argument that picks another (``choice``).
+    """
+    for index in range(1, count):
+        lose(
+            None,
+            f"{where}[{index}]",
+            f"{noun} {index} of {count}: from_response reads one "
+            f"(read this one with from_response({where.partition('.')[0]}, {keyword}={index}))",
+            "warn",
+        )

@@ -62,7 +62,7 @@ from ...trusted import (
     new_text,
     new_text_message,
 )
-from ..wire import compact_json, lose
+from ..wire import compact_json, report_unread
 from .shared import (
     DATA_KEYS,
     FORMAT,
@@ -457,7 +457,7 @@ def _prompt_blocked(feedback: Any) -> bool:
 def _candidate(data: dict[str, Any], candidate: int | None, path: str) -> dict[str, Any]:
     """The candidate asked for (keys in snake_case); none in a response without candidates.
 
-    ``None`` is the first, each other one reported left out (`_report_others`).
+    ``None`` is the first, each other one reported left out (`wire.report_unread`).
     """
     candidates = data.get("candidates")
     if candidates is None:
@@ -466,7 +466,7 @@ def _candidate(data: dict[str, Any], candidate: int | None, path: str) -> dict[s
         raise FormatError.mismatch("response.candidates", "a list", describe_type(candidates))
     if candidate is None:
         candidate = 0
-        _report_others(len(candidates))
+        report_unread(len(candidates), "response.candidates", "candidate", "candidate")
     if type(candidate) is not int or not (
         0 <= candidate < len(candidates) or (candidate == 0 and not candidates)
     ):
@@ -494,21 +494,6 @@ def provider_error(error: Any) -> ProviderError:
     message = error.get("message")
     detail = message if isinstance(message, str) else "the API reported an error"
     return ProviderError(f"{name}: {detail}", error_type=status)
-
-
-def _report_others(count: int) -> None:
-    """Warn of each candidate but the first of ``count``, which a reader not told which leaves out.
-
-    A response has several when asked for (``candidate_count``): converting it carries one.
-    """
-    for index in range(1, count):
-        lose(
-            None,
-            f"response.candidates[{index}]",
-            f"candidate {index} of {count}: from_response reads one "
-            f"(read this one with from_response(response, candidate={index}))",
-            "warn",
-        )
 
 
 def _read_answer(

@@ -37,9 +37,9 @@ from ..wire import (
     ERROR_PREFIX,
     as_plain,
     binary_from_data_url,
-    lose,
     read_error,
     read_parts,
+    report_unread,
     require,
     set_hints,
     usage_from,
@@ -253,7 +253,7 @@ def from_response(completion: Any, *, choice: int | None = None) -> ChatMessageC
     choices = require(data, "choices", list, "completion")
     if choice is None:
         choice = 0
-        _report_others(len(choices))
+        report_unread(len(choices), "completion.choices", "choice", "choice")
     if (
         type(choice) is not int
         or not 0 <= choice < len(choices)
@@ -291,18 +291,6 @@ def from_response(completion: Any, *, choice: int | None = None) -> ChatMessageC
         message.metadata.setdefault(HINTS, {})["response"] = response
     message.inner_content = completion
     return message
-
-
-def _report_others(count: int) -> None:
-    """Warn of each choice but the first of ``count``, which a reader not told which leaves out."""
-    for index in range(1, count):
-        lose(
-            None,
-            f"completion.choices[{index}]",
-            f"choice {index} of {count}: from_response reads one "
-            f"(read this one with from_response(completion, choice={index}))",
-            "warn",
-        )
 
 
 def read_usage(usage: dict[str, Any]) -> Usage:
