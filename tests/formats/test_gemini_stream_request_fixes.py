@@ -11,6 +11,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import attrs
 import pytest
 from google.genai import types
 from hypothesis import given
@@ -187,7 +188,8 @@ def test_grounding_on_any_last_chunk_accumulates_to_from_response(case):
 
 # --- thinking levels ---------------------------------------------------------------------------
 
-LEVELS = [level.value for level in types.ThinkingLevel]
+# The levels that are efforts; THINKING_LEVEL_UNSPECIFIED says there is none (tested below).
+LEVELS = [level.value for level in types.ThinkingLevel if level.value != "THINKING_LEVEL_UNSPECIFIED"]
 
 
 def _body(level: str) -> dict[str, Any]:
@@ -225,6 +227,44 @@ def test_the_effort_none_is_still_reported_as_dropped():
     assert "generation_config" not in written
     assert notes == ['options.reasoning_effort: dropped: Gemini cannot carry the reasoning '
                      'effort "none"']
+
+
+def test_the_installed_sdk_has_the_unspecified_level():
+    assert [level.value for level in types.ThinkingLevel if level.value not in LEVELS] == [
+        "THINKING_LEVEL_UNSPECIFIED"]
+
+
+def test_an_unspecified_thinking_level_is_no_effort_and_round_trips_in_its_config():
+    body = _body("THINKING_LEVEL_UNSPECIFIED")
+    history = gemini.from_request(body)
+    assert history.options.reasoning_effort is None
+    assert history.options.extra == {
+        "thinking_config": {"thinking_level": "THINKING_LEVEL_UNSPECIFIED"}}
+    assert gemini.to_request(history) == body
+
+
+def test_an_unspecified_thinking_level_is_reported_not_sent_to_chat_as_an_effort():
+    chat, notes = _quietly(lambda: formats.convert(
+        _body("THINKING_LEVEL_UNSPECIFIED"), target="openai-chat"))
+    assert chat == {"messages": [{"role": "user", "content": "hi"}]}
+    assert notes == ['options.extra["thinking_config"]: dropped: OpenAI Chat Completions '
+                     "cannot carry the request field 'thinking_config'"]
+
+
+def test_an_effort_given_later_wins_over_a_kept_unspecified_level():
+    history = gemini.from_request(_body("THINKING_LEVEL_UNSPECIFIED"))
+    history.options = attrs.evolve(history.options, reasoning_effort="high")
+    assert gemini.to_request(history)["generation_config"] == {
+        "thinking_config": {"thinking_level": "HIGH"}}
+
+
+def test_the_effort_thinking_level_unspecified_is_reported_as_dropped():
+    history = ChatHistory([ChatMessageContent("user", "hi")])
+    history.options = ChatOptions(reasoning_effort="thinking_level_unspecified")
+    written, notes = _quietly(lambda: gemini.to_request(history))
+    assert "generation_config" not in written
+    assert notes == ["options.reasoning_effort: dropped: Gemini cannot carry the reasoning "
+                     'effort "thinking_level_unspecified"']
 
 
 def test_a_thinking_level_that_is_no_string_is_located():

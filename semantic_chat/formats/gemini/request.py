@@ -25,7 +25,9 @@ said otherwise; in the SDK's, ``config``'s):
 ``stop``                           ``stop_sequences`` (a string is written as a list of one)
 ``reasoning_effort``               ``thinking_config.thinking_level``, in lower case
                                    (``"HIGH"`` is ``"high"``); the rest of
-                                   ``thinking_config`` stays in ``extra``
+                                   ``thinking_config``, and a level
+                                   ``THINKING_LEVEL_UNSPECIFIED`` (no effort),
+                                   stay in ``extra``
 ``tools``                          ``tools`` (at the top of a REST body), kept as given;
                                    OpenAI and Anthropic function tools become one tool of
                                    ``function_declarations``
@@ -134,9 +136,9 @@ _MODES_READ = {"AUTO": "auto", "ANY": "required", "NONE": "none"}
 _MODES_WRITTEN = {choice: mode for mode, choice in _MODES_READ.items()}
 _ALLOWED_MODES = {"auto": "AUTO", "required": "ANY"}
 # google-genai's ``types.ThinkingLevel`` members, lower case: the efforts Gemini can carry.
-_LEVELS = frozenset(
-    ("thinking_level_unspecified", "minimal", "low", "medium", "high", "xhigh")
-)
+# ``THINKING_LEVEL_UNSPECIFIED`` says no effort: it is kept in the ``thinking_config``.
+_LEVELS = frozenset(("minimal", "low", "medium", "high", "xhigh"))
+_NO_LEVEL = "THINKING_LEVEL_UNSPECIFIED"
 _TIERS = frozenset(("unspecified", "flex", "standard", "priority"))
 _CALLING_KEYS = frozenset(("mode", "allowed_function_names"))
 
@@ -413,14 +415,17 @@ def _read_thinking(value: Any, where: str, read: _Read) -> None:
     config = _respelled("thinking_config", value, "snake")
     if type(config) is not dict:
         raise FormatError.mismatch(where, "a thinking config object", describe_type(config))
-    level = config.pop("thinking_level", None)
-    if level is not None:
-        if type(level) is not str:
-            raise FormatError.mismatch(f"{where}.thinking_level", "str", describe_type(level))
-        read.named["reasoning_effort"] = level.lower()
-        read.origins["reasoning_effort"] = f"{where}.thinking_level"
-        read.hints["thinking_level"] = level
-    if config or level is None:
+    level = config.get("thinking_level")
+    if level is not None and type(level) is not str:
+        raise FormatError.mismatch(f"{where}.thinking_level", "str", describe_type(level))
+    if level is None or level.upper() == _NO_LEVEL:  # no effort: the config stays whole
+        read.keep("thinking_config", config, where)
+        return
+    del config["thinking_level"]
+    read.named["reasoning_effort"] = level.lower()
+    read.origins["reasoning_effort"] = f"{where}.thinking_level"
+    read.hints["thinking_level"] = level
+    if config:
         read.keep("thinking_config", config, where)
 
 
@@ -679,8 +684,8 @@ def _thinking(
         what = f"the reasoning effort {json.dumps(effort, ensure_ascii=False)}"
         unsupported_field(on_unsupported, FORMAT, "options.reasoning_effort", what)
         return dict(kept) if isinstance(kept, dict) else kept
-    if isinstance(kept, dict):
-        return {"thinking_level": level, **kept}
+    if isinstance(kept, dict):  # the effort wins over a kept "no level"
+        return {**kept, "thinking_level": level}
     return {"thinking_level": level}
 
 
