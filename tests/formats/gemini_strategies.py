@@ -306,16 +306,18 @@ def _history(draw: st.DrawFn, max_messages: int, loose: bool) -> ChatHistory:
         turn += 1
         previous = role
     for message in messages:
-        _no_empty_text_beside_others(message.items)
+        instruction = message.role == "system" or message.role == "developer"
+        _no_empty_text(message.items, instruction)
     return ChatHistory(messages)
 
 
-def _no_empty_text_beside_others(items: Any) -> None:
-    """Make an empty plain text beside other items ``"-"``: the writer leaves such a text
-    out (the API refuses an empty text part; tested in test_gemini_empty_texts.py)."""
+def _no_empty_text(items: Any, instruction: bool) -> None:
+    """Make an empty plain text ``"-"``: the writer leaves such a text out beside other
+    items, and a message of such texts only (the API refuses an empty text part; tested in
+    test_gemini_empty_texts.py). An instruction of empty texts only is written as it is."""
     empty = [item for item in items
              if type(item) is TextContent and not item.text and not item.metadata]
-    if empty and len(empty) < len(items):
+    if empty and (len(empty) < len(items) or not instruction):
         for item in empty:
             item.text = "-"
 

@@ -3,7 +3,7 @@
 The API answers "Unable to submit request because it has an empty text parameter" for a
 ``{"text": ""}`` part; an OpenAI reply of tool calls brings one (``"content": ""``). An empty
 text says nothing, so it is left out without a word when the content has other parts; a
-content of empty texts only is written as it is.
+message of empty texts only is left out with a warning (it would be a content without parts).
 """
 
 from __future__ import annotations
@@ -53,14 +53,53 @@ def test_the_general_writer_leaves_it_out_too():
     ]}]
 
 
-def test_a_content_of_empty_texts_only_is_written_as_it_is():
+def _noted(history: ChatHistory, **options: object) -> tuple[dict, list[str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        payload = gemini.to_payload(history, **options)
+    return payload, [str(note.message) for note in caught]
+
+
+EMPTY_NOTE = ("dropped: Gemini cannot carry a message of empty text only (the API refuses an "
+              "empty part)")
+
+
+def test_a_message_of_empty_texts_only_is_left_out_with_a_warning():
     history = ChatHistory()
     history.add_user_message("")
     history.add_assistant_message(items=[TextContent(""), TextContent("")])
+    history.add_user_message("hi")
+    payload, notes = _noted(history)
+    assert payload == {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    assert notes == [f"messages[0]: {EMPTY_NOTE}", f"messages[1]: {EMPTY_NOTE}"]
+
+
+def test_the_general_writer_leaves_an_empty_message_out_as_the_quick_one_does():
+    history = ChatHistory([ChatMessageContent("user", "hi"),
+                           ChatMessageContent("assistant", "", metadata={"x": 1})])
+    payload, notes = _noted(history, on_unsupported="drop")
+    assert payload == {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    assert notes == []
+
+
+def test_an_empty_message_left_out_is_a_warning_even_when_losses_are_errors():
+    history = ChatHistory([ChatMessageContent("user", "hi"), ChatMessageContent("assistant", "")])
+    payload, notes = _noted(history, on_unsupported="error")
+    assert payload == {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    assert notes == [f"messages[1]: {EMPTY_NOTE}"]
+
+
+def test_a_whitespace_text_is_text_and_is_written():
+    history = ChatHistory([ChatMessageContent("user", " "), ChatMessageContent("assistant", "\n")])
     assert _silently(history)["contents"] == [
-        {"role": "user", "parts": [{"text": ""}]},
-        {"role": "model", "parts": [{"text": ""}, {"text": ""}]},
+        {"role": "user", "parts": [{"text": " "}]},
+        {"role": "model", "parts": [{"text": "\n"}]},
     ]
+
+
+def test_an_empty_instruction_is_still_written_whole():
+    history = ChatHistory([ChatMessageContent("system", ""), ChatMessageContent("user", "hi")])
+    assert _silently(history)["system_instruction"] == {"parts": [{"text": ""}]}
 
 
 def test_system_messages_make_one_instruction_without_empty_texts():

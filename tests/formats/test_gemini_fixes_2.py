@@ -140,7 +140,7 @@ def test_a_stream_chunk_without_parts_still_ends_the_answer() -> None:
 
 _TEXT_CONTENTS = st.lists(
     st.builds(lambda role, text: {"role": role, "parts": [{"text": text}]},
-              st.sampled_from(["user", "model"]), st.text(max_size=8)),
+              st.sampled_from(["user", "model"]), st.text(min_size=1, max_size=8)),
     min_size=1, max_size=5,
 )
 

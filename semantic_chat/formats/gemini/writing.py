@@ -212,7 +212,12 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                         (item,) = items
                         if role is not _TOOL and type(item) is TextContent:
                             text = item._text
-                            if not item._metadata and not item._citations and type(text) is str:
+                            if (
+                                not item._metadata
+                                and not item._citations
+                                and type(text) is str
+                                and text  # empty: the loop below leaves the message out
+                            ):
                                 if role is _ASSISTANT:
                                     last = {"role": "model", "parts": [{"text": text}]}
                                     append(last)
@@ -326,6 +331,9 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                         else:
                             if empty:
                                 parts = _without_empty_texts(parts)
+                                if not parts:
+                                    _leave_out_empty(f"messages[{index}]", on_unsupported)
+                                    continue
                             last = {"role": "user" if role is _USER else "model", "parts": parts}
                             append(last)
                             last_kind = _OTHER
@@ -390,7 +398,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
         _in_call_order(contents, made, function_response)
     if not system_hints:
         return {"contents": contents}
-    system = _without_empty_texts(system)  # one content, whatever messages it came from
+    system = _without_empty_texts(system) or system  # one content, whatever its messages
     return {"contents": contents, keys.system_instruction: _system(system, system_hints, keys)}
 
 
@@ -527,23 +535,39 @@ def _write_message(  # noqa: PLR0917 - the writer's state, passed on
                     made[id(part)] = (part, call_id)
     if not parts and items:
         return None
-    return role, get_hints(message, HINTS), _without_empty_texts(parts)
+    kept = _without_empty_texts(parts)
+    if parts and not kept and role not in _INSTRUCTION_ROLES:
+        _leave_out_empty(path, on_unsupported)
+        return None
+    return role, get_hints(message, HINTS), kept or parts  # an instruction stays whole
 
 
 _EMPTY_TEXT = {"text": ""}
 
 
 def _without_empty_texts(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The parts without empty text parts, when others remain.
+    """The parts without empty text parts (none left for a content of empty texts only).
 
     The API refuses a content with an empty text ("it has an empty text parameter"), which an
-    OpenAI reply of tool calls brings (``"content": ""``); an empty text says nothing, so it is
-    left out without a word. A content of empty texts only is written as it is.
+    OpenAI reply of tool calls brings (``"content": ""``); an empty text beside other parts
+    says nothing, so it is left out without a word.
     """
     if _EMPTY_TEXT not in parts:
         return parts
-    kept = [part for part in parts if part != _EMPTY_TEXT]
-    return kept or parts
+    return [part for part in parts if part != _EMPTY_TEXT]
+
+
+def _leave_out_empty(path: str, on_unsupported: OnUnsupported | None) -> None:
+    """Report a user or model message of empty texts only, which the writer leaves out.
+
+    The API refuses a content without parts and a part of empty text alike, so the message
+    cannot be written; it said nothing, so leaving it out is a `ConversionWarning` even with
+    ``on_unsupported="error"`` (none with ``"drop"``). A text of whitespace is written: it is
+    text the API takes.
+    """
+    action = "warn" if on_unsupported == "error" else on_unsupported
+    detail = f"{FORMAT} cannot carry a message of empty text only (the API refuses an empty part)"
+    lose(action, path, detail, "warn")
 
 
 def _write_item(  # noqa: PLR0917 - the writer's state, passed on
