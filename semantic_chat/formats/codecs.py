@@ -24,6 +24,7 @@ __all__ = [
     "codecs_for",
     "register_decoder",
     "register_encoder",
+    "run_encoder",
     "unregister_decoder",
     "unregister_encoder",
 ]
@@ -125,7 +126,7 @@ class PluginCodecs:
         encode = self.encoder_for(item)
         if encode is None:
             return None
-        part = encode(item)
+        part = run_encoder(encode, item, path)
         if type(part) is not dict or not isinstance(part.get("type"), str):
             got = describe_type(part)
             if isinstance(part, dict):
@@ -141,8 +142,8 @@ class PluginCodecs:
         """Read ``part`` with the decoder of its type, or return ``None`` when it has none.
 
         Raises:
-            FormatError: the decoder returned something other than an item; a library error
-                the decoder raised is located at ``path``.
+            FormatError: the decoder returned something other than an item, or raised
+                (a library error it raised is located at ``path``).
         """
         decode = self.decoders.get(part.get("type"))  # type: ignore[arg-type]
         if decode is None:
@@ -151,6 +152,9 @@ class PluginCodecs:
             item = decode(part)
         except SemanticChatError as error:
             raise error.at(path) from None
+        except Exception as error:
+            what = f"the decoder for part type {part['type']!r}"
+            raise _plugin_failed(what, error, path) from error
         if not isinstance(item, KernelContent):
             raise FormatError(
                 f"the decoder for part type {part['type']!r} returned {describe_type(item)}, "
@@ -158,6 +162,31 @@ class PluginCodecs:
                 path=path,
             )
         return item
+
+
+def run_encoder(
+    encode: Callable[[Any], dict[str, Any]], item: KernelContent, path: str
+) -> Any:
+    """What a plugin's encoder returns for ``item``, its failure located at ``path``.
+
+    The writers check the value; this only places an error raised inside the plugin's code,
+    which would otherwise surface bare, with no word of the item that caused it.
+
+    Raises:
+        FormatError: the encoder raised; the message names its class and the error, and the
+            original is chained (``__cause__``). A library error it raised is located instead.
+    """
+    try:
+        return encode(item)
+    except SemanticChatError as error:
+        raise error.at(path) from None
+    except Exception as error:
+        raise _plugin_failed(f"the encoder for {type(item).__qualname__}", error, path) from error
+
+
+def _plugin_failed(what: str, error: Exception, path: str) -> FormatError:
+    """The located error for a plugin codec that raised ``error``."""
+    return FormatError(f"{what} raised {type(error).__qualname__}: {error}", path=path)
 
 
 _CODECS: dict[str, PluginCodecs] = {}
