@@ -60,7 +60,7 @@ def to_item(value: object, path: str = "content") -> KernelContent:
             )
         return _binary_kind(mime_type)(data=data, mime_type=mime_type)
     if isinstance(value, PurePath):
-        return _from_path(value)
+        return _from_path(value, path)
     if isinstance(value, np.ndarray):
         return _from_array(value, path)
     if _is_pil_image(value):
@@ -90,8 +90,22 @@ def _binary_kind(mime_type: str) -> type[BinaryContent]:
     return FileContent
 
 
-def _from_path(path: PurePath) -> BinaryContent:
-    item = FileContent.from_file(os.fspath(path))
+def _from_path(file: PurePath, path: str) -> BinaryContent:
+    """The file's item, of the kind its media type says; a failure is located at ``path``.
+
+    Raises:
+        OSError: the file cannot be read (``FileNotFoundError``, ``IsADirectoryError`` ...),
+            of the same type, its message starting with ``path``.
+        InvalidValueError: its media type cannot be told.
+    """
+    try:
+        item = FileContent.from_file(os.fspath(file))
+    except SemanticChatError as error:
+        raise error.at(path) from None
+    except OSError as error:
+        if error.errno is None:  # raised by from_file with its own message
+            raise type(error)(f"{path}: {error}") from None
+        raise type(error)(error.errno, f"{path}: {error.strerror}", os.fspath(file)) from None
     kind = _binary_kind(item.mime_type or "")
     if kind is FileContent:
         return item

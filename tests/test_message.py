@@ -120,6 +120,29 @@ def test_path_of_pdf_becomes_a_file_with_its_name(tmp_path):
     ]
 
 
+def test_a_missing_file_in_content_is_located_and_keeps_its_type(tmp_path):
+    missing = tmp_path / "nope.png"
+    with pytest.raises(FileNotFoundError) as excinfo:
+        ChatMessageContent("user", ["hi", missing])
+    assert str(excinfo.value) == f"[Errno 2] content[1]: No such file or directory: '{missing}'"
+    assert excinfo.value.filename == str(missing)
+
+
+def test_a_folder_in_content_is_located(tmp_path):
+    with pytest.raises(IsADirectoryError) as excinfo:
+        ChatMessageContent("user", ["hi", tmp_path])
+    assert str(excinfo.value) == f"content[1]: {tmp_path}: is a directory, expected a file"
+
+
+def test_a_file_of_no_known_type_in_content_is_located(tmp_path):
+    path = tmp_path / "data.unknownext"
+    path.write_bytes(b"zzzz")
+    with pytest.raises(InvalidValueError) as excinfo:
+        ChatMessageContent("user", [path])
+    assert str(excinfo.value) == (
+        f"content[0].mime_type: cannot tell the media type of {path}: pass mime_type=")
+
+
 def test_path_of_text_file_becomes_a_file_by_its_extension(tmp_path):
     path = tmp_path / "notes.txt"
     path.write_bytes(b"words")
