@@ -26,7 +26,8 @@ exactly the line ``semantic-chat convert --jsonl`` writes for it (a string colum
 ``as_json=False`` puts the Python values instead (a dict of lists or a DataFrame only).
 
 Errors: ``on_error="raise"`` (the default) raises the first one, located at its row
-(``row 3: messages[1].role: ...``); ``"null"`` puts ``None`` in the row; ``"record"`` puts
+(``batch row 3: messages[1].role: ...``, or ``row 1003: ...`` of the dataset when the
+batch's ``indices`` or ``offset`` are given); ``"null"`` puts ``None`` in the row; ``"record"`` puts
 ``None`` and adds a ``problems`` column: for each row a list of texts, empty when the row was
 converted without a loss, else its error (``str`` of a `Problem`), or its losses as
 ``warning: ...``. One bad row never stops a job of a million rows.
@@ -64,6 +65,7 @@ __all__ = [
     "arrow_schema",
     "convert_batch",
     "from_arrow_table",
+    "read_column",
     "to_arrow_table",
     "to_prompt_batch",
     "validate_batch",
@@ -78,7 +80,9 @@ PROBLEMS = "problems"
 
 _ON_ERROR = ("raise", "null", "record")
 _SEMANTIC_CHAT = "semantic-chat"
-_MESSAGE_COLUMNS = ("role", "name", "items", "fields")
+_MESSAGE_COLUMNS = ("role", "name", "items")
+"""The message keys with columns of their own; every other key (an unknown "fields" too) goes
+in the message's ``fields`` JSON."""
 _DOCUMENT_KEYS = frozenset({"version", "options", "messages"})
 
 
@@ -93,6 +97,8 @@ def convert_batch(
     max_tokens: int | None = None,
     as_json: bool = True,
     output: str | None = None,
+    indices: Sequence[int] | None = None,
+    offset: int | None = None,
 ) -> Any:
     """Convert each conversation of ``column`` from ``source`` (detected per row) to ``target``.
 
@@ -106,6 +112,11 @@ def convert_batch(
     result replaces ``column``, or goes in a column ``output`` when given (Hugging Face
     datasets keeps a replaced column's type: a ``List(Json)`` column cannot take text).
 
+    Errors and warnings name their row as ``batch row N``, counted from the batch's first
+    row, unless the batch says where it is in the dataset: ``indices`` (the dataset index
+    of each row, what ``datasets.Dataset.map(..., with_indices=True)`` passes) or ``offset``
+    (the index of the batch's first row) make it ``row N`` of the dataset.
+
     Returns:
         A batch of the same kind with ``column`` replaced or ``output`` set (and a `PROBLEMS`
         column added with ``on_error="record"``).
@@ -118,12 +129,13 @@ def convert_batch(
     if source is not None:
         formats.get(source)
     on_error = _check_on_error(on_error)
+    rows = _Rows(indices, offset)
 
     def convert_one(row: int, payload: Any) -> tuple[Any, list[str]]:
         written, notes = _convert(payload, source, target, on_unsupported, max_tokens)
         return (jsoncodec.dumps(written) if as_json else written), notes
 
-    return _map_rows(batch, column, output or column, convert_one, on_error, as_json)
+    return _map_rows(batch, column, output or column, convert_one, on_error, as_json, rows)
 
 
 def validate_batch(
@@ -169,6 +181,8 @@ def to_prompt_batch(
     *,
     source: str | None = None,
     on_error: OnError = "raise",
+    indices: Sequence[int] | None = None,
+    offset: int | None = None,
 ) -> Any:
     """Add an ``output`` column: each conversation as the prompt string cleanlab's TLM reads.
 
@@ -176,14 +190,17 @@ def to_prompt_batch(
     definitions in ``tools_column`` of the same row when given (a list, a dict, JSON text or
     null). With ``source`` the row is read in that format first (as a history); without it the
     payload is given as it is, so OpenAI messages are written byte for byte as cleanlab does.
+    ``indices`` and ``offset`` name the rows in errors as for `convert_batch`.
 
     Raises:
-        SemanticChatError: a row cannot be read (``on_error="raise"``), located at ``row N``.
+        SemanticChatError: a row cannot be read (``on_error="raise"``), located at
+            ``batch row N`` (``row N`` with ``indices`` or ``offset``).
     """
     if source is not None:
         formats.get(source)
     on_error = _check_on_error(on_error)
     tools_cells = _read_column(batch, tools_column) if tools_column is not None else None
+    rows = _Rows(indices, offset)
 
     def prompt_one(row: int, payload: Any) -> tuple[str, list[str]]:
         tools = None
@@ -196,7 +213,7 @@ def to_prompt_batch(
             payload = formats.get(source).from_payload(payload)
         return form_prompt_string(payload, tools), []
 
-    return _map_rows(batch, column, output, prompt_one, on_error, True)
+    return _map_rows(batch, column, output, prompt_one, on_error, True, rows)
 
 
 def arrow_schema() -> Any:
@@ -206,9 +223,12 @@ def arrow_schema() -> Any:
     - ``options``: ``string``, the request options as JSON text, null when there are none;
     - ``messages``: a ``list`` of ``struct``: ``role`` (``string``), ``name`` (``string``,
       null when none), ``items`` (``string``: the message's items as a JSON array, whatever
-      their types, so one schema holds every content type, including your own) and
+      their types, so one schema holds every content type, including your own; null for a
+      message written without items, such as an OpenAI ``"content": null``) and
       ``fields`` (``string``: the message's other fields, such as ``model_id`` and
-      ``usage``, as a JSON object, null when none).
+      ``usage``, as a JSON object, null when none);
+    - ``fields``: ``string``, the document's other keys (unknown to this version, which a
+      history keeps and writes back) as a JSON object, null when none.
 
     Roles and names can be filtered and counted in Arrow, Parquet and SQL engines without
     parsing JSON; the items, whose shapes are open, stay JSON text.
@@ -221,7 +241,7 @@ def arrow_schema() -> Any:
         [
             pa.field("role", pa.string(), nullable=False),
             pa.field("name", pa.string()),
-            pa.field("items", pa.string(), nullable=False),
+            pa.field("items", pa.string()),
             pa.field("fields", pa.string()),
         ]
     )
@@ -231,12 +251,16 @@ def arrow_schema() -> Any:
             pa.field("options", pa.string()),
             pa.field("messages", pa.list_(pa.field("item", message, nullable=False)),
                      nullable=False),
+            pa.field("fields", pa.string()),
         ]
     )
 
 
 def to_arrow_table(documents_: Iterable[Any]) -> Any:
     """Put ``semantic-chat`` documents (dicts, or their JSON text) in a table of `arrow_schema`.
+
+    A document's keys unknown to this version go in its ``fields`` column and a message's in
+    the message's ``fields``, so that `from_arrow_table` gives them back exactly.
 
     Raises:
         SerializationError: a document is not JSON text, or not a ``semantic-chat``
@@ -251,7 +275,9 @@ def to_arrow_table(documents_: Iterable[Any]) -> Any:
 def from_arrow_table(table: Any) -> list[dict[str, Any]]:
     """Read the ``semantic-chat`` documents back from a table (or batch) of `arrow_schema`.
 
-    ``from_arrow_table(to_arrow_table(documents)) == documents`` for our own documents.
+    ``from_arrow_table(to_arrow_table(documents)) == documents`` for our own documents,
+    their unknown keys and messages without items included. A table without the ``options``
+    or ``fields`` column (written by an earlier version) is read as having none.
 
     Raises:
         InvalidValueError: the table has not the columns of `arrow_schema`.
@@ -261,13 +287,14 @@ def from_arrow_table(table: Any) -> list[dict[str, Any]]:
         raise InvalidValueError(
             f"not a table of arrow_schema(): no {' or '.join(missing)} column"
         )
-    has_options = "options" in table.schema.names
     found = []
     for row in table.to_pylist():
         document: dict[str, Any] = {"version": row["version"]}
-        if has_options and row["options"] is not None:
+        if row.get("options") is not None:
             document["options"] = jsoncodec.loads(row["options"])
         document["messages"] = [_message_of(message) for message in row["messages"]]
+        if row.get("fields") is not None:  # a table written before the column is read as well
+            document.update(jsoncodec.loads(row["fields"]))
         found.append(document)
     return found
 
@@ -305,13 +332,52 @@ def _convert(
     return written, [str(note.message) for note in caught]
 
 
-def _map_rows(  # noqa: PLR0917 - private; every caller passes all six
+class _Rows:
+    """How errors name a batch's rows: ``row N`` of the dataset, or ``batch row N``.
+
+    It is the dataset's row when the caller says where the batch is (``indices`` or
+    ``offset``); else only the batch's own count is known.
+    """
+
+    def __init__(self, indices: Sequence[int] | None, offset: int | None) -> None:
+        if indices is not None and offset is not None:
+            raise InvalidValueError("give indices or offset, not both", path="offset")
+        if offset is not None and (type(offset) is not int or offset < 0):
+            raise InvalidValueError(
+                f"expected an int of 0 or more, got {offset!r}", path="offset"
+            )
+        self.indices = None if indices is None else list(indices)
+        self.offset = offset
+
+    def check(self, count: int) -> None:
+        """Refuse ``indices`` that are not one per row.
+
+        Raises:
+            InvalidValueError: they are not.
+        """
+        if self.indices is not None and len(self.indices) != count:
+            raise InvalidValueError(
+                f"expected one index per row ({count:,}), got {len(self.indices):,}",
+                path="indices",
+            )
+
+    def name(self, row: int) -> str:
+        """``row N`` of the dataset, or ``batch row N``."""
+        if self.indices is not None:
+            return f"row {self.indices[row]}"
+        if self.offset is not None:
+            return f"row {self.offset + row}"
+        return f"batch row {row}"
+
+
+def _map_rows(  # noqa: PLR0917 - private; every caller passes all seven
     batch: Any,
     column: str,
     output: str,
     function: Callable[[int, Any], tuple[Any, list[str]]],
     on_error: OnError,
     as_json: bool,
+    rows: _Rows,
 ) -> Any:
     """Apply ``function`` to each row number and cell of ``column``; results go in ``output``."""
     kind = _kind(batch)
@@ -322,6 +388,7 @@ def _map_rows(  # noqa: PLR0917 - private; every caller passes all six
             path="as_json",
         )
     cells = _read_column(batch, column)
+    rows.check(len(cells))
     results: list[Any] = []
     problems: list[list[str]] = []
     for row, cell in enumerate(cells):
@@ -329,7 +396,7 @@ def _map_rows(  # noqa: PLR0917 - private; every caller passes all six
             result, notes = function(row, _payload(cell))
         except (SemanticChatError, ValueError, TypeError) as error:
             if on_error == "raise":
-                raise _at_row(error, row) from None
+                raise _at_row(error, rows.name(row)) from None
             results.append(None)
             problems.append([_error_text(error)])
             continue
@@ -338,7 +405,9 @@ def _map_rows(  # noqa: PLR0917 - private; every caller passes all six
             problems.append([f"warning: {note}" for note in notes])
         else:
             for note in notes:
-                warnings.warn(f"row {row}: {note}", formats.ConversionWarning, stacklevel=3)
+                warnings.warn(
+                    f"{rows.name(row)}: {note}", formats.ConversionWarning, stacklevel=3
+                )
     added = {output: _Column(results, "json" if as_json else "objects")}
     if on_error == "record":
         added[PROBLEMS] = _Column(problems, "problems")
@@ -405,11 +474,11 @@ def _from_arrow(value: Any, kind: Any) -> Any:
     return value
 
 
-def _at_row(error: Exception, row: int) -> SemanticChatError:
+def _at_row(error: Exception, row: str) -> SemanticChatError:
     """The error located at its row: ``row 3: messages[1].role: ...``."""
     if not isinstance(error, SemanticChatError):
-        return InvalidValueError(" ".join(str(error).split()), path=f"row {row}")
-    return error.with_path(f"row {row}: {error.path}" if error.path else f"row {row}")
+        return InvalidValueError(" ".join(str(error).split()), path=row)
+    return error.with_path(f"{row}: {error.path}" if error.path else row)
 
 
 def _error_text(error: Exception) -> str:
@@ -459,6 +528,22 @@ def _kind(batch: Any) -> Literal["mapping", "arrow", "pandas"]:
     )
 
 
+def read_column(batch: Any, column: str = "messages") -> list[Any]:
+    """The conversations of ``column``, one per row, as every batch function reads them.
+
+    A text cell stays text (JSON to parse); any other cell is the JSON value it holds, read
+    per the module's rules (Arrow's JSON extension type parsed, a struct's null fields left
+    out, a ``messages`` column of `arrow_schema` as documents); a null cell is ``None``.
+    ``semantic-chat convert --engine dask`` reads a Parquet shard's column with it, so that
+    the command and `convert_batch` read the same table alike.
+
+    Raises:
+        InvalidValueError: the batch has no such column.
+        InvalidTypeError: ``batch`` is none of the kinds of batch.
+    """
+    return list(_read_column(batch, column))
+
+
 def _read_column(batch: Any, column: str) -> Sequence[Any]:
     """The cells of ``column`` as Python values, per the module's rules for each kind.
 
@@ -482,7 +567,7 @@ def _read_column(batch: Any, column: str) -> Sequence[Any]:
     pa = _pyarrow()
     if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
         return list(values.to_pylist())
-    if values.type == arrow_schema().field("messages").type:
+    if _holds_documents(values.type):
         return [
             None if cell is None else {
                 "version": 1, "messages": [_message_of(message) for message in cell]
@@ -491,6 +576,21 @@ def _read_column(batch: Any, column: str) -> Sequence[Any]:
         ]
     kind_of = values.type
     return [_from_arrow(cell, kind_of) for cell in values.to_pylist()]
+
+
+def _holds_documents(kind: Any) -> bool:
+    """Whether an Arrow type is `arrow_schema`'s ``messages``: structs of a role and JSON items.
+
+    The structure is what counts, not the exact type, so that a table written before
+    ``items`` became nullable is read the same.
+    """
+    value = getattr(kind, "value_type", None)
+    if value is None or getattr(value, "num_fields", 0) == 0:
+        return False
+    index = value.get_field_index("items")
+    return value.get_field_index("role") >= 0 and index >= 0 and (
+        str(value.field(index).type) in ("string", "large_string")
+    )
 
 
 def _is_json_type(kind: Any) -> bool:
@@ -536,49 +636,69 @@ def _with_columns(batch: Any, added: dict[str, _Column]) -> Any:
 
 
 def _arrow_row(document: Any, number: int) -> dict[str, Any]:
+    """One document as a row of `arrow_schema`; what the schema has no column for in ``fields``.
+
+    Raises:
+        SerializationError: it is not a ``semantic-chat`` document, located at ``row N``.
+    """
     where = f"row {number}"
     if isinstance(document, (str, bytes)):
         try:
             document = jsoncodec.loads(document)
         except SemanticChatError as error:
             raise error.at(where) from None
-    if not isinstance(document, dict) or "messages" not in document:
+    if not isinstance(document, dict) or not isinstance(document.get("messages"), list):
         raise SerializationError(
-            f"expected a semantic-chat document (version and messages), got "
+            f"expected a semantic-chat document (version and a list of messages), got "
             f"{describe_type(document)}",
             path=where,
         )
-    extra = sorted(set(document) - _DOCUMENT_KEYS)
-    if extra:
+    version = document.get("version", 1)
+    if type(version) is not int:
         raise SerializationError(
-            f"{', '.join(extra)}: not a field of a semantic-chat document", path=where
+            f"expected an int version, got {describe_type(version)}", path=f"{where}.version"
         )
     options = document.get("options")
-    messages = []
-    for index, message in enumerate(document["messages"]):
-        if not isinstance(message, dict) or "role" not in message or "items" not in message:
-            raise SerializationError(
-                "expected a message with a role and items", path=f"{where}.messages[{index}]"
-            )
-        rest = {key: value for key, value in message.items() if key not in _MESSAGE_COLUMNS}
-        messages.append(
-            {
-                "role": message["role"],
-                "name": message.get("name"),
-                "items": jsoncodec.dumps(message["items"]),
-                "fields": jsoncodec.dumps(rest) if rest else None,
-            }
-        )
+    rest = {key: value for key, value in document.items() if key not in _DOCUMENT_KEYS}
+    messages = [
+        _arrow_message(message, f"{where}.messages[{index}]")
+        for index, message in enumerate(document["messages"])
+    ]
     return {
-        "version": document.get("version", 1),
+        "version": version,
         "options": None if options is None else jsoncodec.dumps(options),
         "messages": messages,
+        "fields": jsoncodec.dumps(rest) if rest else None,
+    }
+
+
+def _arrow_message(message: Any, where: str) -> dict[str, Any]:
+    """One message as its `arrow_schema` struct; ``items`` null when it has none.
+
+    Raises:
+        SerializationError: it is not an object with a string role (and a string name).
+    """
+    if not isinstance(message, dict) or not isinstance(message.get("role"), str):
+        raise SerializationError("expected a message with a role (a string)", path=where)
+    name = message.get("name")
+    if name is not None and not isinstance(name, str):
+        raise SerializationError(
+            f"expected a str name, got {describe_type(name)}", path=f"{where}.name"
+        )
+    rest = {key: value for key, value in message.items() if key not in _MESSAGE_COLUMNS}
+    return {
+        "role": message["role"],
+        "name": name,
+        "items": jsoncodec.dumps(message["items"]) if "items" in message else None,
+        "fields": jsoncodec.dumps(rest) if rest else None,
     }
 
 
 def _message_of(row: dict[str, Any]) -> dict[str, Any]:
     """A message of our JSON from its `arrow_schema` struct, keys in the order we write them."""
-    message: dict[str, Any] = {"role": row["role"], "items": jsoncodec.loads(row["items"])}
+    message: dict[str, Any] = {"role": row["role"]}
+    if row.get("items") is not None:
+        message["items"] = jsoncodec.loads(row["items"])
     if row.get("name") is not None:
         message["name"] = row["name"]
     if row.get("fields") is not None:

@@ -72,7 +72,7 @@ def test_dict_null_puts_none_and_adds_no_column():
 def test_dict_raise_is_located_at_the_row():
     with pytest.raises(FormatError) as caught:
         convert_batch(_rows(), target="anthropic")
-    assert str(caught.value) == f"row 2: {BAD_PROBLEM}"
+    assert str(caught.value) == f"batch row 2: {BAD_PROBLEM}"
 
 
 def test_as_json_false_gives_python_values():
@@ -105,7 +105,7 @@ def test_a_loss_is_a_warning_problem_or_a_located_warning():
     assert problem.startswith("warning: ")
     with pytest.warns(ConversionWarning) as caught:
         convert_batch({"messages": [GOOD, REFUSAL]}, target="gemini", on_unsupported="warn")
-    assert [str(note.message) for note in caught] == [f"row 1: {problem[len('warning: '):]}"]
+    assert [str(note.message) for note in caught] == [f"batch row 1: {problem[len('warning: '):]}"]
 
 
 def test_a_row_without_losses_records_an_empty_list_and_warns_nothing():
@@ -263,17 +263,18 @@ def test_arrow_schema_round_trip_and_read_by_convert_batch():
     ]
     assert table.column("options").to_pylist() == [None, '{"model_id":"m"}']
     assert from_arrow_table(table) == [ours, named]
-    with pytest.warns(ConversionWarning, match="^row 1: messages.0..name: dropped: "):
+    with pytest.warns(ConversionWarning, match="^batch row 1: messages.0..name: dropped: "):
         out = convert_batch(table.select(["messages"]), target="anthropic")
     assert out.column("messages").to_pylist()[0] == GOOD_ANTHROPIC
 
 
 def test_to_arrow_table_refuses_what_is_not_our_json():
     with pytest.raises(SerializationError) as caught:
-        to_arrow_table([GOOD_OURS, {"messages": [{"role": "user"}]}])
-    assert str(caught.value) == "row 1.messages[0]: expected a message with a role and items"
-    with pytest.raises(SerializationError, match=r"^row 0: model: not a field"):
-        to_arrow_table([{"version": 1, "messages": [], "model": "x"}])
+        to_arrow_table([GOOD_OURS, {"messages": [{"items": []}]}])
+    assert str(caught.value) == "row 1.messages[0]: expected a message with a role (a string)"
+    # a message without items, and a document's unknown key, are our JSON: both carried
+    carried = {"version": 1, "messages": [{"role": "user"}], "model": "x"}
+    assert from_arrow_table(to_arrow_table([carried])) == [carried]
 
 
 # --- acceptance: datasets.map(num_proc=2) equals the command line, row for row ------------------
@@ -508,7 +509,7 @@ def test_a_missing_pandas_cell_is_a_null_cell():
         ]
     with pytest.raises(InvalidValueError) as raised:
         convert_batch(frame, target="anthropic")
-    assert str(raised.value) == "row 1: no conversation (the cell is null)"
+    assert str(raised.value) == "batch row 1: no conversation (the cell is null)"
 
 
 @pytest.mark.parametrize("name", ["openai-chat", "openai-responses", "anthropic", "gemini"])
@@ -523,4 +524,4 @@ def test_a_scalar_is_no_conversation_of_any_format(name, cell):
     with pytest.raises(FormatError) as raised:
         convert_batch({"messages": [cell if cell is not None else 0]}, source=name,
                       target="semantic-chat")
-    assert str(raised.value).startswith("row 0: ")
+    assert str(raised.value).startswith("batch row 0: ")

@@ -6,8 +6,10 @@ directory holding one shard per input shard, with the same base name and the tar
 extension: ``chats-003.parquet`` becomes ``chats-003.jsonl``, or ``chats-003.parquet`` again
 with ``--to parquet`` (rows of `semantic_chat.batch.arrow_schema`, as ``convert --to
 parquet`` writes one file). A Parquet shard is read from its ``messages`` column: rows of
-that schema as whole documents, any other ``messages`` column as one conversation per cell
-(JSON text, or a list of structs whose null fields are left out).
+that schema as whole documents, any other ``messages`` column as one conversation per cell,
+read as `semantic_chat.batch.read_column` reads it for `semantic_chat.batch.convert_batch`
+(JSON text; lists and structs, whose null fields are left out; values of Arrow's JSON
+extension type, as Hugging Face ``datasets`` writes them, parsed).
 
 Each shard is one task: a worker reads it record by record, converts each in order and writes
 the result into a hidden temporary file beside the output, renamed into place only when the
@@ -39,7 +41,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .. import atomic, jsoncodec
-from ..batch import from_arrow_table
+from ..batch import from_arrow_table, read_column
 from .files import CommandError, read_chunks
 from .pipeline import Job, run_chunk
 from .plugins import load_plugins
@@ -185,6 +187,7 @@ def convert_shard(job: Job, source: str, target: str, skip_invalid: bool) -> Sha
 
                 pq = _import("pyarrow.parquet", "--to parquet needs pyarrow", "parquet")
                 out = rows = ParquetLines(out, pq)
+                stack.push(_abandon_on_error(rows))  # before the temporary file is removed
             for lines in _read_records(path, stack):
                 for outcome in run_chunk(job, lines):
                     if outcome.trace:
@@ -212,6 +215,21 @@ def convert_shard(job: Job, source: str, target: str, skip_invalid: bool) -> Sha
     return ShardResult(path.name, converted, skipped, dropped, tuple(messages))
 
 
+def _abandon_on_error(rows: Any) -> Any:
+    """An exit callback that closes a Parquet writer unwritten when the shard stops.
+
+    Left open, pyarrow's writer would be closed by the garbage collector into the removed
+    temporary file (``Exception ignored in: ParquetWriter.__del__``).
+    """
+
+    def leave(kind: type[BaseException] | None, *_: object) -> bool:
+        if kind is not None:
+            rows.abandon()
+        return False
+
+    return leave
+
+
 def _read_records(path: Path, stack: contextlib.ExitStack) -> Iterator[list[tuple[int, bytes]]]:
     """Read a shard in chunks of numbered records, each the JSON text of a conversation."""
     if path.suffix.lower() != ".parquet":
@@ -233,7 +251,7 @@ def _read_records(path: Path, stack: contextlib.ExitStack) -> Iterator[list[tupl
         if ours:  # rows of batch.arrow_schema(): whole documents of our JSON
             texts = [jsoncodec.dumps(document).encode() for document in from_arrow_table(batch)]
         else:
-            texts = [_cell_json(cell) for cell in batch.column(0).to_pylist()]
+            texts = [_cell_json(cell) for cell in read_column(batch, PARQUET_COLUMN)]
         lines = []
         for text in texts:
             number += 1
@@ -250,24 +268,17 @@ def _holds_items(kind: Any) -> bool:
 
 
 def _cell_json(cell: Any) -> bytes:
-    """The JSON text of a Parquet cell: a JSON string as it is, structs and lists encoded.
+    """The JSON text of a cell as `semantic_chat.batch.read_column` reads it.
 
-    A list of structs gives every message every field of the struct type, absent ones as
-    null; those nulls are left out again, so that a message reads as it was written.
+    Text is kept as it is; any other value (lists and structs whose null fields were left
+    out, values of Arrow's JSON type already parsed) is encoded, so that a shard reads as
+    `semantic_chat.batch.convert_batch` reads the same table.
     """
     if isinstance(cell, bytes):
         return cell
     if isinstance(cell, str):
         return cell.encode()
-    return jsoncodec.dumps(_without_nulls(cell)).encode()
-
-
-def _without_nulls(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {key: _without_nulls(item) for key, item in value.items() if item is not None}
-    if isinstance(value, list):
-        return [_without_nulls(item) for item in value]
-    return value
+    return jsoncodec.dumps(cell).encode()
 
 
 def convert_shards(args: argparse.Namespace) -> int:

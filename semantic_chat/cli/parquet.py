@@ -90,7 +90,12 @@ class ParquetLines:
         self._writer.close()
 
     def abandon(self) -> None:
-        """Close the writer without writing anything more: the output is being discarded."""
+        """Close the writer without writing anything more: the output is being discarded.
+
+        Called after `close` failed too (its last row group refused), the writer is closed
+        here all the same, so that it is never left for the garbage collector to close into
+        a removed file.
+        """
         self._stream.abandon()
         self._rows = []
         self._writer.close()
@@ -121,7 +126,7 @@ def parquet_output(target: Path | None) -> Iterator[ParquetLines]:
         lines = ParquetLines(handle, parquet)
         try:
             yield lines
+            lines.close()  # inside: a last row group that fails is abandoned like the rest
         except BaseException:
             lines.abandon()
             raise
-        lines.close()

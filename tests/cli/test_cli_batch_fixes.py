@@ -132,7 +132,7 @@ def test_the_library_checks_the_same():
     assert formats.validate(GEMINI_LINE) == []
     with pytest.raises(FormatError) as caught:
         convert_batch({"messages": [GEMINI_LINE]}, target="anthropic", max_tokens=77)
-    assert str(caught.value) == f"row 0: request: {NO_MODEL}"
+    assert str(caught.value) == f"batch row 0: request: {NO_MODEL}"
     recorded = convert_batch(
         {"messages": [GEMINI_LINE]}, target="anthropic", on_error="record", max_tokens=77
     )
