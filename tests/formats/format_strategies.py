@@ -310,12 +310,12 @@ def _chat_parts() -> st.SearchStrategy[dict[str, Any]]:
         lambda body: {"type": "image_url", "image_url": body})
     audio = st.builds(dict, data=_B64, format=st.sampled_from(["wav", "mp3"])).map(
         lambda body: {"type": "input_audio", "input_audio": body})
-    source = st.one_of(
-        _B64.map(lambda b: {"file_data": f"data:application/pdf;base64,{b}"}),
-        st.just({"file_id": "file-1"}),
-    )
-    file = _merged(source, _maybe("filename", st.sampled_from(["a.pdf", "notes.txt"]))).map(
-        lambda body: {"type": "file", "file": body})
+    names = st.sampled_from(["a.pdf", "notes.txt"])
+    # The API wants a filename with file_data (the writer makes one up for a file without).
+    data = _merged(_B64.map(lambda b: {"file_data": f"data:application/pdf;base64,{b}"}),
+                   names.map(lambda name: {"filename": name}))
+    by_id = _merged(st.just({"file_id": "file-1"}), _maybe("filename", names))
+    file = st.one_of(data, by_id).map(lambda body: {"type": "file", "file": body})
     return st.one_of(text, image, audio, file)
 
 
@@ -374,11 +374,12 @@ def _responses_input_parts(detail_required: bool) -> st.SearchStrategy[dict[str,
     detail = details.map(lambda d: {"detail": d}) if detail_required else _maybe("detail", details)
     image = _merged(_fixed(type="input_image"), image_source, detail)
     file_source = st.one_of(
-        st.just({"file_id": "file-1"}),
-        st.just({"file_url": "https://x.test/a.pdf"}),
-        _B64.map(lambda b: {"file_data": f"data:application/pdf;base64,{b}"}),
+        _merged(st.just({"file_id": "file-1"}), _maybe("filename", st.just("a.pdf"))),
+        _merged(st.just({"file_url": "https://x.test/a.pdf"}), _maybe("filename", st.just("a.pdf"))),
+        # The API wants a filename with file_data (the writer makes one up for a file without).
+        _B64.map(lambda b: {"file_data": f"data:application/pdf;base64,{b}", "filename": "a.pdf"}),
     )
-    file = _merged(_fixed(type="input_file"), file_source, _maybe("filename", st.just("a.pdf")))
+    file = _merged(_fixed(type="input_file"), file_source)
     return st.one_of(text, image, file)
 
 

@@ -36,7 +36,6 @@ from ..documents import without_none
 from ..wire import (
     ERROR_PREFIX,
     as_plain,
-    binary_from_data_url,
     read_error,
     read_parts,
     report_unread,
@@ -51,7 +50,9 @@ from .shared import (
     HINTS,
     MESSAGE_KEYS,
     ROLES,
+    binary_from_base64,
     codecs,
+    read_data_url,
 )
 
 __all__ = [
@@ -514,7 +515,7 @@ def _read_part(part: dict[str, Any], path: str) -> KernelContent:
         audio_format = require(body, "format", str, f"{path}.input_audio")
         payload = require(body, "data", str, f"{path}.input_audio")
         mime_type = AUDIO_MIME.get(audio_format, f"audio/{audio_format}")
-        item = AudioContent.from_base64(payload, mime_type=mime_type)
+        item = binary_from_base64(AudioContent, payload, mime_type, f"{path}.input_audio.data")
         _keep_extra(item, body, ("format", "data"))
     elif kind == "file":
         body = require(part, "file", dict, path)
@@ -533,7 +534,7 @@ def _read_part(part: dict[str, Any], path: str) -> KernelContent:
 
 def _image_from_url(url: str, detail: str | None, path: str) -> ImageContent:
     if url[:5].lower() == "data:":
-        return binary_from_data_url(ImageContent, url, f"{path}.image_url.url", detail=detail)
+        return read_data_url(ImageContent, url, f"{path}.image_url.url", detail=detail)
     return ImageContent(uri=url, detail=detail)
 
 
@@ -545,9 +546,10 @@ def _read_file(body: dict[str, Any], path: str) -> FileContent:
         return FileContent(file_id=require(body, "file_id", str, path), filename=filename)
     file_data = require(body, "file_data", str, path)
     if file_data[:5].lower() == "data:":
-        return binary_from_data_url(FileContent, file_data, f"{path}.file_data", filename=filename)
+        return read_data_url(FileContent, file_data, f"{path}.file_data", filename=filename)
     mime_type = (filename and guess_mime_type(filename)) or "application/octet-stream"
-    item = FileContent.from_base64(file_data, mime_type=mime_type, filename=filename)
+    where = f"{path}.file_data"
+    item = binary_from_base64(FileContent, file_data, mime_type, where, filename=filename)
     item.metadata[HINTS] = {"raw_base64": True}
     return item
 

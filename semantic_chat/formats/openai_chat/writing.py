@@ -39,10 +39,13 @@ from .shared import (
     AUDIO_FORMAT,
     FORMAT,
     HINTS,
+    IMAGE_TYPES,
     INSTRUCTION_ROLES,
     PLAIN_ROLES,
     ROLES,
     codecs,
+    file_name,
+    image_type_refused,
 )
 
 __all__ = [
@@ -188,6 +191,8 @@ def _plain_media_part(item: KernelContent) -> dict[str, Any] | None:
             and (type(uri) is not str or not uri.startswith(_WEB) or "youtu" in uri)
         ) or (detail is not None and type(detail) is not str):
             return None  # the general writer checks the URI (`unfetchable_uri`)
+        if uri is None and item._mime_type not in IMAGE_TYPES:
+            return None  # an alias (image/jpg) or a type OpenAI refuses: the general writer
         body = {"url": uri if uri is not None else data_url(item)}
         if detail is not None:
             body["detail"] = detail
@@ -406,8 +411,9 @@ def _write_part(
     hints = get_hints(item, HINTS)
     body: dict[str, Any]
     if isinstance(item, ImageContent) and item.file_id is None:
-        why = None if item.uri is None else unfetchable_uri(item.uri)
-        if why is not None:  # the API downloads http(s) URLs only
+        # The API downloads http(s) URLs only, and takes PNG, JPEG, GIF and WebP bytes only.
+        why = image_type_refused(item) if item.uri is None else unfetchable_uri(item.uri)
+        if why is not None:
             unsupported(on_unsupported, FORMAT, path, item, why)
             return None
         body = {"url": item.uri if item.uri is not None else data_url(item)}
@@ -423,21 +429,39 @@ def _write_part(
         body = {"data": item.base64, "format": audio_format}
         part = {"type": "input_audio", "input_audio": body}
     elif isinstance(item, FileContent) and item.uri is None:
-        body = {}
-        if item.file_id is not None:
-            body["file_id"] = item.file_id
-        elif hints.get("raw_base64"):
-            body["file_data"] = item.base64
-        else:
-            body["file_data"] = data_url(item)
-        if item.filename is not None:
-            body["filename"] = item.filename
+        file_body = _write_file(item, hints, path, on_unsupported)
+        if file_body is None:
+            return None
+        body = file_body
         part = {"type": "file", "file": body}
     else:
         unsupported(on_unsupported, FORMAT, path, item, _why_not(item, role))
         return None
     body.update(hints.get("body_fields", {}))
     return _with_fields(part, item)
+
+
+def _write_file(
+    item: FileContent, hints: dict[str, Any], path: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any] | None:
+    """A ``file`` part's body, or ``None`` when the item is refused (or left out).
+
+    Chat takes a file's data as a PDF only (400 ``Expected a base64-encoded data URL with an
+    application/pdf MIME type``; Responses takes more), and only with a ``filename``: one
+    without is sent as `file_name` makes it (``file.pdf``). A file by id is sent as it is.
+    """
+    if item.file_id is not None:
+        body = {"file_id": item.file_id}
+        if item.filename is not None:
+            body["filename"] = item.filename
+        return body
+    bare = canonical_mime_type(item.mime_type or "")
+    if bare != "application/pdf":
+        why = f"of type {bare or 'unknown'} as file data (PDF only)"
+        unsupported(on_unsupported, FORMAT, path, item, why)
+        return None
+    data = item.base64 if hints.get("raw_base64") else data_url(item)
+    return {"file_data": data, "filename": file_name(item)}
 
 
 def _why_not(item: KernelContent, role: str) -> str:

@@ -18,6 +18,7 @@ from ...contents import (
 )
 from ...errors import FormatError
 from ...message import ChatMessageContent
+from ..openai_chat.shared import file_name, image_type_refused
 from ..wire import (
     OnUnsupported,
     arguments_text,
@@ -261,6 +262,10 @@ class _Writer:
                     return None
                 part["image_url"] = item.uri
             else:
+                why = image_type_refused(item)
+                if why is not None:
+                    unsupported(self.on_unsupported, FORMAT, path, item, why)
+                    return None
                 part["image_url"] = data_url(item)
             if not hints.get("no_detail"):
                 # The API requires a detail; "auto" is what it assumes, so None means "auto".
@@ -275,8 +280,10 @@ class _Writer:
                 part["file_url"] = item.uri
             else:
                 part["file_data"] = data_url(item)
-            if item.filename is not None:
-                part["filename"] = item.filename
+            # The API refuses file data without a filename: `file_name` makes one if need be.
+            filename = file_name(item) if "file_data" in part else item.filename
+            if filename is not None:
+                part["filename"] = filename
         else:
             unsupported(self.on_unsupported, FORMAT, path, item, f"in {_a(self.role)} message")
             return None
