@@ -333,3 +333,20 @@ def test_dask_map_partitions_with_the_meta_of_convert_batch(tmp_path: Path, on_e
     if on_error == "record":
         expected["problems"] = []
     assert out.to_dict("records") == [expected]
+
+
+def test_a_dask_shard_stopped_by_a_bad_record_closes_its_parquet_writer(tmp_path: Path):
+    source = tmp_path / "bad.jsonl"
+    source.write_text('[{"role":"user","content":"Hi"}]\n[{"role":"user","content":5}]\n')
+    target = tmp_path / "out" / "bad.parquet"
+    target.parent.mkdir()
+    unraisable: list[Any] = []
+    hook, sys.unraisablehook = sys.unraisablehook, unraisable.append
+    try:
+        done = convert_shard(Job(None, "semantic-chat"), str(source), str(target), False)
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    assert (done.converted, done.error) == (1, f"line 2: {BAD_CONTENT}")
+    assert unraisable == []
+    assert list(target.parent.iterdir()) == []
