@@ -325,6 +325,10 @@ def write_tool_settings(
         body, options.tools, lambda tools: write_tools(tools, nested, format_name, on_unsupported),
         choice, parallel, format_name=format_name, on_unsupported=on_unsupported,
     )
+    if isinstance(choice, dict) and choice.get("type") == "allowed_tools" and not no_choice:
+        dropped = tool_names(options.tools or []) - tool_names(body.get("tools", []))
+        choice = _kept_allowed_tools(choice, dropped, nested, format_name, on_unsupported)
+        no_choice = choice is None
     if choice is not None and not no_choice:
         converted = write_tool_choice(choice, nested, format_name, on_unsupported)
         if converted is not None:
@@ -396,6 +400,61 @@ def orphaned_tool_settings(
         what = "the option 'parallel_tool_calls' with every tool dropped"
         unsupported_field(on_unsupported, format_name, "options.parallel_tool_calls", what)
     return leave_choice, leave_parallel
+
+
+def _kept_allowed_tools(
+    choice: dict[str, Any],
+    dropped: set[str],
+    nested: bool,
+    format_name: str,
+    on_unsupported: OnUnsupported | None,
+) -> dict[str, Any] | None:
+    """An ``allowed_tools`` choice without the tools the request does not carry, each reported.
+
+    An entry naming a tool in ``dropped`` goes, and so, for Chat Completions (``nested``),
+    does one of a type other than ``function`` or ``custom`` (a hosted tool, which Chat has
+    no place for). ``None`` (reported) when no entry is left: the APIs refuse a choice
+    naming no tool they were given.
+
+    Raises:
+        UnsupportedContentError: an entry is left out and ``on_unsupported`` is ``"error"``.
+    """
+    body = choice.get("allowed_tools")
+    inner = body if isinstance(body, dict) else choice
+    entries = inner.get("tools")
+    if type(entries) is not list:
+        return choice  # not a list: written as it is, as before
+    at = "options.tool_choice.allowed_tools.tools" if inner is body else "options.tool_choice.tools"
+    kept = []
+    for index, entry in enumerate(entries):
+        what = _allowed_entry_loss(entry, dropped, nested)
+        if what is None:
+            kept.append(entry)
+        else:
+            unsupported_field(on_unsupported, format_name, f"{at}[{index}]", what)
+    if len(kept) == len(entries):
+        return choice
+    if not kept:
+        what = 'the tool choice "allowed_tools" with none of its tools kept'
+        unsupported_field(on_unsupported, format_name, "options.tool_choice", what)
+        return None
+    if inner is body:
+        return {**choice, "allowed_tools": {**inner, "tools": kept}}
+    return {**choice, "tools": kept}
+
+
+def _allowed_entry_loss(entry: Any, dropped: set[str], nested: bool) -> str | None:
+    """What an ``allowed_tools`` entry is, when the request cannot name it; else ``None``."""
+    if not isinstance(entry, dict):
+        return None
+    kind = entry.get("type")
+    if nested and kind not in ("function", "custom"):
+        shown = json.dumps(kind, ensure_ascii=False)
+        return f"a {shown} tool in an allowed_tools choice"
+    name = _choice_name(entry)
+    if name is not None and name in dropped:
+        return f"an allowed_tools entry naming the dropped tool {name!r}"
+    return None
 
 
 def _report_choice_left(
@@ -543,6 +602,8 @@ def _convert_tool(tool: dict[str, Any], nested: bool) -> dict[str, Any] | None:
         if nested:
             return dict(tool)
         flat = {"type": kind, **body, **extra}
+        if kind == "custom" and "format" in flat:
+            flat["format"] = _flat_grammar(flat["format"])
         if kind == "function":
             # Responses requires both: no parameters is Chat's empty list of them, and no
             # strict is Chat's best effort, where Responses would make the schema strict.
@@ -556,7 +617,35 @@ def _convert_tool(tool: dict[str, Any], nested: bool) -> dict[str, Any] | None:
     body = {key: value for key, value in tool.items() if key != "type"}
     if kind == "function" and body.get("strict") is False:
         del body["strict"]  # Chat's default: what Responses requires said, it goes unsaid
+    if kind == "custom" and "format" in body:
+        body["format"] = _nested_grammar(body["format"])
     return {"type": kind, kind: body}
+
+
+def _flat_grammar(format_: Any) -> Any:
+    """A custom tool's Chat grammar format in Responses' flat shape; any other as it is.
+
+    Chat nests ``{"type": "grammar", "grammar": {"syntax", "definition"}}``, Responses has
+    ``{"type": "grammar", "syntax", "definition"}``; ``{"type": "text"}`` is the same in both.
+    """
+    if type(format_) is not dict or format_.get("type") != "grammar":
+        return format_
+    grammar = format_.get("grammar")
+    if type(grammar) is not dict:
+        return format_
+    rest = {key: value for key, value in format_.items() if key != "grammar"}
+    return {"type": "grammar", **grammar, **rest}
+
+
+def _nested_grammar(format_: Any) -> Any:
+    """A custom tool's Responses grammar format in Chat's nested shape; any other as it is.
+
+    `_flat_grammar` undone; a format already nested, or of another type, is left alone.
+    """
+    if type(format_) is not dict or format_.get("type") != "grammar" or "grammar" in format_:
+        return format_
+    grammar = {key: value for key, value in format_.items() if key != "type"}
+    return {"type": "grammar", "grammar": grammar}
 
 
 def is_gemini_tool(tool: dict[str, Any]) -> bool:
@@ -1121,6 +1210,62 @@ def _responses_stream_options(
     return {"stream_options": kept} if kept or not options else {}
 
 
+_LOGPROBS_INCLUDE = "message.output_text.logprobs"
+"""The ``include`` entry with which a Responses request asks for logprobs (Chat's flag)."""
+
+
+def _chat_logprobs(
+    extra: dict[str, Any], format_name: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any]:
+    """Chat Completions' ``top_logprobs`` and ``logprobs`` from Responses' fields.
+
+    Chat refuses ``top_logprobs`` without ``logprobs: true``, which Responses has no flag
+    for (asking for top logprobs, or ``include`` of ``message.output_text.logprobs``, implies
+    it): the flag is written unless ``extra`` has its own. The other ``include`` entries are
+    reported one by one, an ``include`` without that entry as a whole, as before.
+    """
+    written: dict[str, Any] = {}
+    wanted = False
+    if "top_logprobs" in extra:
+        written["top_logprobs"] = extra["top_logprobs"]
+        wanted = extra["top_logprobs"] is not None
+    if "include" in extra:
+        include = extra["include"]
+        if type(include) is list and _LOGPROBS_INCLUDE in include:
+            wanted = True
+            for index, entry in enumerate(include):
+                if entry != _LOGPROBS_INCLUDE:
+                    where = f"{_extra_path('include')}[{index}]"
+                    what = f"the include entry {entry!r}"
+                    unsupported_field(on_unsupported, format_name, where, what)
+        else:
+            _report_request_field("include", format_name, on_unsupported)
+    if wanted and "logprobs" not in extra:
+        written["logprobs"] = True
+    return written
+
+
+def _responses_logprobs(
+    extra: dict[str, Any], format_name: str, on_unsupported: OnUnsupported | None
+) -> dict[str, Any]:
+    """Responses' ``include`` with Chat's ``logprobs: true`` as its logprobs entry.
+
+    ``logprobs`` ``false`` or ``null`` is what no entry means and goes in silence; any
+    other value (a Gemini count), or ``true`` beside an ``include`` that is no list, is
+    reported as a request field Responses does not have.
+    """
+    written = {"include": extra["include"]} if "include" in extra else {}
+    if "logprobs" not in extra or extra["logprobs"] in (False, None):
+        return written
+    include = extra.get("include", [])
+    if extra["logprobs"] is not True or type(include) is not list:
+        _report_request_field("logprobs", format_name, on_unsupported)
+        return written
+    if _LOGPROBS_INCLUDE not in include:
+        written["include"] = [*include, _LOGPROBS_INCLUDE]
+    return written
+
+
 _Convert = Callable[[dict[str, Any], str, "OnUnsupported | None"], dict[str, Any]]
 
 _CONVERTED: dict[str, dict[str, tuple[tuple[str, ...], _Convert]]] = {
@@ -1130,8 +1275,14 @@ _CONVERTED: dict[str, dict[str, tuple[tuple[str, ...], _Convert]]] = {
             (("text", "response_format", "verbosity"), _responses_text),
         ),
         "stream_options": (("stream_options",), _responses_stream_options),
+        **dict.fromkeys(("include", "logprobs"), (("include", "logprobs"), _responses_logprobs)),
     },
-    "chat": {"text": (("text",), _chat_text)},
+    "chat": {
+        "text": (("text",), _chat_text),
+        **dict.fromkeys(
+            ("top_logprobs", "include"), (("top_logprobs", "include"), _chat_logprobs)
+        ),
+    },
 }
 """Fields of ``options.extra`` each writer (`write_extra`'s ``own``) converts, by field: the
 fields converted together and the function giving the body's fields from ``extra``."""
