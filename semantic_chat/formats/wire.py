@@ -470,7 +470,8 @@ def read_parts(
 def usage_from(usage: Mapping[str, Any], prompt: str, completion: str) -> Usage:
     """Read a provider's usage object whose token counts are named ``prompt`` and ``completion``.
 
-    Cached tokens come from ``<prompt>_details.cached_tokens`` and reasoning tokens from
+    Cached tokens come from ``<prompt>_details.cached_tokens``, tokens written to the cache
+    from ``<prompt>_details.cache_write_tokens`` and reasoning tokens from
     ``<completion>_details.reasoning_tokens``, as both OpenAI APIs nest them.
     """
     prompt_details = usage.get(f"{prompt}_details") or {}
@@ -481,6 +482,7 @@ def usage_from(usage: Mapping[str, Any], prompt: str, completion: str) -> Usage:
         total_tokens=usage.get("total_tokens") or 0,
         cached_tokens=prompt_details.get("cached_tokens"),
         reasoning_tokens=completion_details.get("reasoning_tokens"),
+        cache_creation_tokens=prompt_details.get("cache_write_tokens"),
     )
 
 

@@ -279,7 +279,7 @@ def test_from_response():
     assert reply.id == "resp_689a0b2545288193953c892439b42e2800b2e36c65a1fd4b"
     assert reply.model_id == "gpt-4o-mini-2024-07-18"
     assert reply.finish_reason == FinishReason.STOP
-    assert reply.usage == Usage(14, 50, 64, cached_tokens=0, reasoning_tokens=0)
+    assert reply.usage == Usage(14, 50, 64, cached_tokens=0, reasoning_tokens=0, cache_creation_tokens=0)
     assert [type(item) for item in reply.items] == [TextContent]
     assert reply.text == RESPONSE["output"][0]["content"][0]["text"]
     assert reply.inner_content is RESPONSE
@@ -335,7 +335,7 @@ def test_function_calls_finish_with_tool_calls_and_keep_reasoning():
     response = _response_with(output=output, usage=usage)
     reply = openai_responses.from_response(response)
     assert reply.finish_reason == FinishReason.TOOL_CALLS
-    assert reply.usage == Usage(30, 90, 120, cached_tokens=12, reasoning_tokens=64)
+    assert reply.usage == Usage(30, 90, 120, cached_tokens=12, reasoning_tokens=64, cache_creation_tokens=0)
     assert [type(item) for item in reply.items] == [ReasoningContent, FunctionCallContent]
     written = openai_responses.to_payload([reply])
     assert written == output

@@ -174,7 +174,7 @@ def test_a_stream_keeps_hosted_tool_items_the_message_id_and_citations():
             WEB_SEARCH, {"role": "assistant", "content": [CITED], "type": "message",
                          "id": "msg_1", "status": "completed"}]
     assert [type(item).__name__ for item in streamed.items] == ["UnknownContent", "TextContent"]
-    assert streamed.usage == Usage(5, 3, 8, cached_tokens=0, reasoning_tokens=0)
+    assert streamed.usage == Usage(5, 3, 8, cached_tokens=0, reasoning_tokens=0, cache_creation_tokens=0)
     assert_like_response(streamed, FINAL)
 
 

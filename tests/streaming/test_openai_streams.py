@@ -94,14 +94,15 @@ def test_several_choices_accumulate_apart():
     assert [m.to_message().text for m in merged] == ["Hello", "Bonjour"]
 
 
-def test_audio_transcript_deltas_become_text_and_the_audio_id_an_item():
+def test_audio_deltas_become_one_audio_item_with_the_transcript_in_its_hints():
     chunks = [
         {"choices": [{"index": 0, "delta": {"role": "assistant", "audio": {"id": "audio_1", "transcript": "Hi "}}}]},
         {"choices": [{"index": 0, "delta": {"audio": {"transcript": "there"}}, "finish_reason": "stop"}]},
     ]
     message = StreamingChatMessageContent.accumulate(openai_chat.from_stream(chunks)).to_message()
-    assert message.text == "Hi there"
-    assert message.audios[0].file_id == "audio_1"
+    assert message.text == ""  # the transcript is the audio's, as from_response reads it
+    assert [audio.file_id for audio in message.audios] == ["audio_1"]
+    assert message.audios[0].metadata == {"openai_chat": {"fields": {"transcript": "Hi there"}}}
 
 
 def test_a_malformed_chunk_names_its_position():

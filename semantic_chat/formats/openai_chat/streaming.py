@@ -19,6 +19,8 @@ from ...streaming import (
 )
 from ..wire import (
     as_plain,
+    require,
+    set_hints,
 )
 from .citations import read_annotations
 from .reading import read_usage
@@ -36,8 +38,11 @@ def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
     """Read ``chat.completion.chunk`` payloads (dicts or SDK objects) as streaming chunks.
 
     Each choice of each chunk gives one `StreamingChatMessageContent` (its ``choice_index`` is
-    the choice's index). Text, refusal and audio-transcript deltas become text and refusal
-    fragments, tool-call deltas call fragments; a delta's ``annotations`` (web search sends
+    the choice's index). Text and refusal deltas become text and refusal fragments,
+    function and custom tool-call deltas call fragments (a custom call with the hint
+    `from_response` gives it; another type is refused); audio deltas (``data`` and
+    ``transcript`` in pieces) are gathered into the one `AudioContent` `from_response`
+    reads, given in the chunk that finishes the choice; a delta's ``annotations`` (web search sends
     them, after the text) an empty text fragment carrying them as citations, with the
     message hint that writes them back, as `from_response` reads them; the final usage-only
     chunk (``choices: []``)
@@ -49,6 +54,7 @@ def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
     Raises:
         FormatError: a chunk is malformed.
     """
+    audio: dict[int, _Audio] = {}  # each choice's audio deltas so far, given at its finish
     for number, raw in enumerate(chunks):
         path = f"chunks[{number}]"
         data = as_plain(raw, path)
@@ -63,6 +69,7 @@ def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
             if type(choice) is not dict:
                 raise FormatError.mismatch(where, "a choice object", describe_type(choice))
             chunk = _read_delta(choice, where)
+            _gather_audio(audio, chunk, choice, where)
             _keep_response(chunk, response, choice.get("logprobs"))
             chunk.id = data.get("id")
             chunk.model_id = data.get("model")
@@ -77,6 +84,73 @@ def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
             )
             _keep_response(chunk, response, None)
             yield chunk
+    for index, gathered in audio.items():  # a stream cut before its finish: the audio still
+        yield StreamingChatMessageContent(None, items=[gathered.item()], choice_index=index)
+
+
+class _Audio:
+    """One choice's audio deltas: ``data`` and ``transcript`` join, other fields the last wins.
+
+    Built into the one `AudioContent` `from_response` reads from the whole ``message.audio``
+    (its id as ``file_id``, every other field in the hints), so that the accumulated stream
+    is `from_response`'s message.
+    """
+
+    __slots__ = ("fields", "parts", "path")
+
+    def __init__(self, path: str) -> None:
+        self.path = path  # the first audio delta's, where a missing id is reported
+        self.fields: dict[str, Any] = {}
+        self.parts: dict[str, list[str]] = {}
+
+    def add(self, delta: dict[str, Any]) -> None:
+        """Add one ``delta.audio`` object."""
+        for key, value in delta.items():
+            if key in _JOINED_AUDIO and type(value) is str:
+                self.parts.setdefault(key, []).append(value)
+                self.fields[key] = None  # its place; the joined text replaces it
+            elif key not in _JOINED_AUDIO or key not in self.fields:
+                self.fields[key] = value
+
+    def item(self) -> AudioContent:
+        """The audio item, as `from_response` reads it.
+
+        Raises:
+            FormatError: no delta gave a ``str`` id (`from_response` requires one too).
+        """
+        fields = {**self.fields, **{key: "".join(parts) for key, parts in self.parts.items()}}
+        audio_id = require(fields, "id", str, self.path)
+        found = AudioContent(file_id=audio_id)
+        extra = {key: value for key, value in fields.items() if key != "id"}
+        set_hints(found, HINTS, {"fields": extra} if extra else {})
+        return found
+
+
+_JOINED_AUDIO = ("data", "transcript")
+"""The ``delta.audio`` fields a stream sends in pieces (base64 audio, its transcript)."""
+
+
+def _gather_audio(
+    audio: dict[int, _Audio],
+    chunk: StreamingChatMessageContent,
+    choice: dict[str, Any],
+    where: str,
+) -> None:
+    """Gather a choice's ``delta.audio``; give the audio item in the chunk that finishes it.
+
+    Audio arrives in pieces no item can hold (an `AudioContent` is whole), so it is one item
+    at the end, where `from_response` has it: a live transcript is in ``inner_content``.
+    """
+    delta = choice.get("delta")
+    found = delta.get("audio") if type(delta) is dict else None
+    index = chunk.choice_index
+    if type(found) is dict:
+        gathered = audio.get(index)
+        if gathered is None:
+            gathered = audio[index] = _Audio(f"{where}.delta.audio")
+        gathered.add(found)
+    if chunk.finish_reason is not None and index in audio:
+        chunk.items.append(audio.pop(index).item())
 
 
 def _response_fields(data: dict[str, Any]) -> dict[str, Any]:
@@ -164,26 +238,8 @@ def _read_delta(choice: dict[str, Any], path: str) -> StreamingChatMessageConten
     refusal = delta.get("refusal")
     if isinstance(refusal, str) and refusal:
         items.append(StreamingRefusalContent(refusal))
-    audio = delta.get("audio")
-    if isinstance(audio, dict):
-        if isinstance(audio.get("id"), str):
-            items.append(AudioContent(file_id=audio["id"]))
-        transcript = audio.get("transcript")
-        if isinstance(transcript, str) and transcript:
-            items.append(StreamingTextContent(transcript))
     for index, call in enumerate(delta.get("tool_calls") or []):
-        where = f"{path}.delta.tool_calls[{index}]"
-        if type(call) is not dict:
-            raise FormatError.mismatch(where, "a tool call delta", describe_type(call))
-        function = call.get("function") or {}
-        items.append(
-            StreamingFunctionCallContent(
-                id=call.get("id"),
-                name=function.get("name") or "",
-                arguments=function.get("arguments") or "",
-                index=call.get("index"),
-            )
-        )
+        items.append(_read_call_delta(call, f"{path}.delta.tool_calls[{index}]"))
     function_call = delta.get("function_call")
     if isinstance(function_call, dict):
         items.append(
@@ -202,3 +258,36 @@ def _read_delta(choice: dict[str, Any], path: str) -> StreamingChatMessageConten
         finish_reason=reason if isinstance(reason, str) else None,
         metadata=metadata,
     )
+
+
+def _read_call_delta(call: Any, where: str) -> StreamingFunctionCallContent:
+    """A tool call delta as a call fragment: a ``function`` call's, or a ``custom`` one's.
+
+    A custom call's ``input`` is its arguments and the fragment has the ``custom`` hint, as
+    `from_response` reads the whole call. A delta without ``type`` (those after the first)
+    is custom when it has a ``custom`` object and no ``function`` one.
+
+    Raises:
+        FormatError: the delta is not an object, or its ``type`` is neither (as
+            `from_response` refuses it), at ``<where>.type``.
+    """
+    if type(call) is not dict:
+        raise FormatError.mismatch(where, "a tool call delta", describe_type(call))
+    kind = call.get("type")
+    if kind is None:
+        kind = "custom" if "custom" in call and "function" not in call else "function"
+    elif kind not in ("function", "custom"):
+        raise FormatError(f"unknown tool call type {kind!r}", path=f"{where}.type")
+    body = call.get(kind) or {}
+    if type(body) is not dict:
+        raise FormatError.mismatch(f"{where}.{kind}", "an object", describe_type(body))
+    fragment = StreamingFunctionCallContent(
+        id=call.get("id"),
+        name=body.get("name") or "",
+        arguments=body.get("arguments" if kind == "function" else "input") or "",
+        index=call.get("index"),
+    )
+    if kind == "custom":
+        fragment.metadata[HINTS] = {"custom": True}
+    return fragment
+
