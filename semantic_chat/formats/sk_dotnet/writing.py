@@ -30,7 +30,7 @@ from ...contents.metadata import peek_metadata
 from ...errors import FormatError, describe_type
 from ...history import ChatHistory
 from ...message import ChatMessageContent
-from ..sk_python.shared import REASONING_LOSSES, report_options
+from ..sk_python.shared import REASONING_LOSSES, given_name, report_options
 from ..wire import (
     OnUnsupported,
     get_hints,
@@ -263,16 +263,22 @@ def _write_binary(
     else:
         kind = "BinaryContent"
     out = {TYPE: kind}
-    if item.uri is not None:
-        out["Uri"] = item.uri
-    elif "Uri" in hints:
-        out["Uri"] = hints["Uri"]
+    uri = item.uri if item.uri is not None else hints.get("Uri", _python_uri(item))
+    if uri is not None:
+        out["Uri"] = uri
     if mime_type is not None:
         out["MimeType"] = mime_type
     _write_base(item, hints, out, mime=False)
     if item.base64 is not None:
         out["Data"] = item.base64
     return out
+
+
+def _python_uri(item: BinaryContent) -> str | None:
+    """The ``uri`` a Python Semantic Kernel item held beside its ``data_uri`` (.NET holds both)."""
+    python = peek_metadata(item).get("sk_python")
+    uri = python.get("uri") if isinstance(python, dict) else None
+    return uri if isinstance(uri, str) else None
 
 
 def _binary_mime_type(item: BinaryContent, hints: dict[str, Any]) -> str | None:
@@ -334,19 +340,20 @@ def _write_result(
 def _split(name: str, item: KernelContent, hints: dict[str, Any]) -> tuple[str | None, str]:
     """``PluginName`` and ``FunctionName`` of a name ours holds whole (``Plugin-Function``).
 
-    The plugin is the one the name was read with (from .NET, or from Python Semantic Kernel's
-    ``plugin_name``) while the name still starts with it; otherwise the name is split at its
-    first ``-``, as Semantic Kernel itself splits a fully qualified name.
+    The split is the one the name was read with, from .NET (``PluginName``; ``None`` marks a
+    ``FunctionName`` never to be split) or from Python Semantic Kernel's ``plugin_name`` /
+    ``function_name``, while the name is still the one it gives; otherwise the name is split
+    at its first ``-``, as Semantic Kernel itself splits a fully qualified name.
     """
     if "PluginName" in hints:
         plugin = hints["PluginName"]
     else:
         python = peek_metadata(item).get("sk_python")
         names = python.get("names") if isinstance(python, dict) else None
-        plugin = names.get("plugin_name") if isinstance(names, dict) else None
-    if plugin is None and "PluginName" not in hints:
-        plugin, separator, function = name.partition("-")
-        return (plugin, function) if separator and plugin and function else (None, name)
+        if not isinstance(names, dict) or given_name(names) != name:
+            plugin, separator, function = name.partition("-")
+            return (plugin, function) if separator and plugin and function else (None, name)
+        plugin = names.get("plugin_name")
     if isinstance(plugin, str):
         if not plugin:
             return plugin, name

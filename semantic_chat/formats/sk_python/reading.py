@@ -45,6 +45,8 @@ _MESSAGE_KEYS = frozenset((
     "ai_model_id", "metadata", "content_type", "role", "name", "items", "encoding",
     "finish_reason", "status",
 ))
+_CONTENT_KEYS = _MESSAGE_KEYS | {"content"}
+"""A message's keys when its ``content`` was read as a text item (`_read_content`)."""
 _BINARY_CLASSES: dict[str, type[BinaryContent]] = {
     "image": ImageContent,
     "audio": AudioContent,
@@ -78,7 +80,8 @@ def from_payload(payload: Any) -> ChatHistory:
     ``model_dump``), read as the JSON it serializes to. Every content kind is read: text,
     image, audio and binary (a data URI, a ``uri``, or both), file references as files by id,
     function calls and results, reasoning, annotations as the citations of the text before
-    them; streaming kinds as the plain kind with a hint. A ``system_message`` (which Semantic
+    them; streaming kinds as the plain kind with a hint; a message's ``content`` text as the
+    text item Semantic Kernel appends after its items. A ``system_message`` (which Semantic
     Kernel's constructor takes) is a leading system message, as Semantic Kernel reads it.
 
     Raises:
@@ -137,14 +140,21 @@ def _read_message(message: Any, path: str) -> ChatMessageContent:
         value = _text(message, key, path)
         if value is not None:
             hints[key] = value
+    if "items" not in message:
+        hints["no_items"] = True
     finish = _text(message, "finish_reason", path)
+    name = _text(message, "name", path)  # located here: not again under the message's path
+    model_id = _text(message, "ai_model_id", path)
     items = _read_items(items_value, f"{path}.items")
+    content = _read_content(message, path)
+    if content is not None:
+        items.append(content)
     try:
         read = ChatMessageContent(
             role,
             items=items,
-            name=_text(message, "name", path),
-            model_id=_text(message, "ai_model_id", path),
+            name=name,
+            model_id=model_id,
             finish_reason=FinishReason(finish) if finish is not None else None,
         )
     except SemanticChatError as error:
@@ -154,12 +164,35 @@ def _read_message(message: Any, path: str) -> ChatMessageContent:
     if usage is not None:  # as Semantic Kernel's connectors keep it
         del read.metadata["usage"]
         read.usage = usage
-    extra = {key: value for key, value in message.items() if key not in _MESSAGE_KEYS}
+    known = _MESSAGE_KEYS if content is None else _CONTENT_KEYS
+    extra = {key: value for key, value in message.items() if key not in known}
     if extra:
         hints["extra"] = extra
     if hints:
         read.metadata[HINTS] = hints
     return read
+
+
+def _read_content(message: dict[str, Any], path: str) -> TextContent | None:
+    """A message's ``content`` text as the text item Semantic Kernel makes of it, or ``None``.
+
+    Semantic Kernel's ``ChatMessageContent`` appends it after the ``items``, with the
+    message's ``ai_model_id``, ``metadata`` and ``encoding``; an empty one is no item (and
+    stays in the message's hints, to be written back). Marked ``{"content": true}``, so that
+    the writer gives the key back while the item is still what it gives.
+    """
+    text = _text(message, "content", path)
+    if not text:
+        return None
+    item = TextContent(text)
+    hints: dict[str, Any] = {"content": True}
+    _read_metadata(message, item, hints, path)
+    hints.pop("no_metadata", None)  # Semantic Kernel gives the item metadata, {} at least
+    encoding = message.get("encoding")  # checked to be a str by the message's reader
+    if encoding is not None:
+        hints["encoding"] = encoding
+    item.metadata[HINTS] = hints
+    return item
 
 
 def _read_items(parts: list[Any], path: str) -> list[KernelContent]:

@@ -33,7 +33,9 @@ __all__ = [
     "ROLES",
     "STATUSES",
     "data_uri_parameters",
+    "given_name",
     "literal_result",
+    "names_from_dotnet",
     "names_of",
     "readable_parameter",
     "report_options",
@@ -100,6 +102,39 @@ def names_of(name: str | None, *, result: bool = False) -> dict[str, Any]:
     if not separator:
         return {"function_name": name} if result else {"name": name, "function_name": name}
     return {"name": name, "function_name": function, "plugin_name": plugin}
+
+
+def given_name(names: dict[str, Any]) -> str | None:
+    """The name a kept ``name`` / ``function_name`` / ``plugin_name`` triple gives.
+
+    ``name`` when set, else ``plugin_name-function_name`` (the function's alone without a
+    plugin), as `reading` reads them; a writer uses the triple while the name is still this.
+    """
+    function, plugin = names.get("function_name"), names.get("plugin_name")
+    return names.get("name") or (f"{plugin}{_SEPARATOR}{function}" if plugin else function) or None
+
+
+def names_from_dotnet(name: str, dotnet: dict[str, Any]) -> dict[str, Any] | None:
+    """The Python name fields of a name read from .NET, its split as .NET gave it; or ``None``.
+
+    ``dotnet`` is the item's ``metadata["sk_dotnet"]``: its ``PluginName`` is the plugin read
+    (``None`` marks a ``FunctionName`` with ``-`` and no plugin, never to be split). Written
+    as Semantic Kernel's constructor writes ``function_name`` and ``plugin_name`` (a call and
+    a result alike). ``None``
+    when there is no such hint, or the name no longer starts with its plugin.
+    """
+    if "PluginName" not in dotnet:
+        return None
+    plugin = dotnet["PluginName"]
+    if plugin is None:
+        return {"function_name": name}
+    if type(plugin) is not str:
+        return None
+    if not plugin:
+        return {"function_name": name, "plugin_name": plugin}
+    if not name.startswith(plugin + _SEPARATOR) or len(name) == len(plugin) + 1:
+        return None
+    return {"name": name, "function_name": name[len(plugin) + 1 :], "plugin_name": plugin}
 
 
 def data_uri_parameters(metadata: dict[str, Any]) -> str:

@@ -56,6 +56,8 @@ from .shared import (
     REASONING_LOSSES,
     ROLES,
     data_uri_parameters,
+    given_name,
+    names_from_dotnet,
     names_of,
     report_options,
     sk_mime_type,
@@ -63,6 +65,9 @@ from .shared import (
 )
 
 __all__ = ["to_payload"]
+
+_DOTNET = "sk_dotnet"
+"""The hints key of .NET Semantic Kernel's JSON, whose plugin split and ``Uri`` are carried."""
 
 _BINARY_TYPES: dict[type[BinaryContent], str] = {
     ImageContent: "image",
@@ -134,9 +139,14 @@ def _write_message(
     written["role"] = role
     if message.name is not None:
         written["name"] = message.name
-    written["items"] = _write_items(items, f"{path}.items", on_unsupported)
+    parts = _write_items(items, f"{path}.items", on_unsupported)
     if "encoding" in hints:
         written["encoding"] = hints["encoding"]
+    content = _content(items, parts, written)
+    if parts or not hints.get("no_items"):
+        written["items"] = parts
+    if content is not None:
+        written["content"] = content
     if message.finish_reason is not None:
         reason = PLAIN_TEXT[message.finish_reason]
         if reason in FINISH_REASONS:
@@ -149,6 +159,30 @@ def _write_message(
         written["status"] = hints["status"]
     written.update(hints.get("extra", {}))
     return written
+
+
+def _content(
+    items: list[tuple[int, KernelContent]], parts: list[dict[str, Any]], written: dict[str, Any]
+) -> str | None:
+    """The ``content`` a message was read with, taken off ``parts``, or ``None``.
+
+    That is while its last item is the text read from it and writes exactly the item Semantic
+    Kernel makes of ``content`` (the message's ``ai_model_id``, ``metadata`` and ``encoding``).
+    """
+    if not items or not parts or not get_hints(items[-1][1], HINTS).get("content"):
+        return None
+    part = parts[-1]
+    text = part.get("text")
+    if part.get("content_type") != "text" or type(text) is not str or not text:
+        return None
+    expected = {"metadata": written.get("metadata", {}), "content_type": "text", "text": text}
+    for key in ("ai_model_id", "encoding"):
+        if key in written:
+            expected[key] = written[key]
+    if part != expected:
+        return None
+    parts.pop()
+    return text
 
 
 def _write_usage(
@@ -281,8 +315,9 @@ def _write_binary(
             f"of media type {mime_type!r} (it cannot read such a data URI back)",
         )
         return None
-    if "uri" in hints:
-        part["uri"] = hints["uri"]
+    uri = hints.get("uri", _dotnet_uri(item))
+    if uri is not None:
+        part["uri"] = uri
     data_format = hints.get("data_format", "base64")
     payload = None
     if data_format.lower() != "base64":
@@ -300,6 +335,13 @@ def _write_binary(
     return part
 
 
+def _dotnet_uri(item: BinaryContent) -> str | None:
+    """The ``Uri`` a .NET item of data held beside its ``Data`` (Python's ``uri`` holds it too)."""
+    dotnet = peek_metadata(item).get(_DOTNET)
+    uri = dotnet.get("Uri") if isinstance(dotnet, dict) else None
+    return uri if isinstance(uri, str) else None
+
+
 def _write_call(item: FunctionCallContent, path: str, hints: dict[str, Any]) -> dict[str, Any]:
     part = _common(item, "function_call", hints, path)
     if item.id is not None:
@@ -308,7 +350,7 @@ def _write_call(item: FunctionCallContent, path: str, hints: dict[str, Any]) -> 
         part["call_id"] = hints["call_id"]
     if item.index is not None:
         part["index"] = item.index
-    part.update(_names(item.name, hints, result=False))
+    part.update(_names(item, hints, result=False))
     arguments = item.arguments
     if isinstance(arguments, str):
         part["arguments"] = arguments
@@ -337,7 +379,7 @@ def _write_result(
     if result is not None:
         # Semantic Kernel writes str(result): a dict or list as its Python repr.
         part["result"] = result if isinstance(result, str) else str(_json(result, f"{path}.result"))
-    part.update(_names(item.name, hints, result=True))
+    part.update(_names(item, hints, result=True))
     if "encoding" in hints:
         part["encoding"] = hints["encoding"]
     return part
@@ -394,14 +436,23 @@ def _write_annotation(
     return part, position if type(position) is int else None
 
 
-def _names(name: str | None, hints: dict[str, Any], *, result: bool) -> dict[str, Any]:
-    """The name fields as read, while the name is still the one they give; else derived."""
+def _names(
+    item: FunctionCallContent | FunctionResultContent, hints: dict[str, Any], *, result: bool
+) -> dict[str, Any]:
+    """The name fields as read, while the name is still the one they give; else derived.
+
+    A name read from .NET keeps the plugin and function split .NET gave it (a ``FunctionName``
+    with ``-`` and no plugin stays unsplit); any other name is split at its first ``-``.
+    """
+    name = item.name
     kept = hints.get("names")
-    if isinstance(kept, dict):
-        function, plugin = kept.get("function_name"), kept.get("plugin_name")
-        given = kept.get("name") or (f"{plugin}-{function}" if plugin else function) or None
-        if given == name:
-            return kept
+    if isinstance(kept, dict) and given_name(kept) == name:
+        return kept
+    dotnet = peek_metadata(item).get(_DOTNET)
+    if name is not None and isinstance(dotnet, dict):
+        split = names_from_dotnet(name, dotnet)
+        if split is not None:
+            return split
     return names_of(name, result=result)
 
 
