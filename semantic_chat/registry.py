@@ -52,10 +52,34 @@ class TypeRegistry(Mapping[_K, type[_T]], Generic[_K, _T]):
         self._classes[str.__str__(label)] = cls
         self.version += 1
 
-    def unregister(self, label: str) -> None:
-        """Forget the class registered under ``label`` (for tests and notebooks), if any."""
-        if self._classes.pop(str.__str__(label), None) is not None:
-            self.version += 1
+    def unregister(self, label: str, *, missing_ok: bool = False) -> None:
+        """Forget a plugin's class registered under ``label`` (for tests and notebooks).
+
+        ``missing_ok`` lets a clean-up step forget a label that may not have been registered.
+
+        Raises:
+            RegistrationError: no class is registered under ``label`` (a typo would otherwise
+                pass unseen) and not ``missing_ok``, or it is one of this library's own
+                classes, without which its documents no longer read back.
+        """
+        key = str.__str__(label)
+        current = self._classes.get(key)
+        if current is None:
+            if missing_ok:
+                return
+            known = ", ".join(sorted(self._classes))
+            raise RegistrationError(
+                f"no class is registered under {self._what} {key!r} (registered: {known})",
+                path=key,
+            )
+        if _is_builtin(current):
+            raise RegistrationError(
+                f"{self._what} {key!r} belongs to the built-in "
+                f"{current.__module__}.{current.__qualname__}, which cannot be unregistered",
+                path=key,
+            )
+        del self._classes[key]
+        self.version += 1
 
     def __getitem__(self, label: _K) -> type[_T]:
         return self._classes[label]
@@ -76,6 +100,11 @@ class TypeRegistry(Mapping[_K, type[_T]], Generic[_K, _T]):
     def __repr__(self) -> str:
         names = ", ".join(f"{label}={cls.__qualname__}" for label, cls in self._classes.items())
         return f"TypeRegistry({self._what}: {names})"
+
+
+def _is_builtin(cls: type) -> bool:
+    """Whether ``cls`` is one of this library's own classes (not a plugin's)."""
+    return cls.__module__.partition(".")[0] == "semantic_chat"
 
 
 def _same_definition(old: type, new: type) -> bool:

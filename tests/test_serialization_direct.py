@@ -111,7 +111,9 @@ def test_a_class_registered_under_text_instead_of_text_content_is_read_as_itself
 
     from semantic_chat import CONTENT_TYPES, KernelContent, TextContent
 
-    CONTENT_TYPES.unregister("text")
+    # unregister() refuses a built-in label, so the table is changed by hand for this case.
+    del CONTENT_TYPES._classes["text"]
+    CONTENT_TYPES.version += 1
     try:
 
         @attrs.define

@@ -95,7 +95,7 @@ def _forget_plugins() -> Iterator[None]:
     yield
     for label in _LABELS:
         CONTENT_TYPES.unregister(label)
-    MESSAGE_TYPES.unregister("x_un_tagged")
+    MESSAGE_TYPES.unregister("x_un_tagged", missing_ok=True)
 
 
 def define_tagged() -> type[ChatMessageContent]:

@@ -31,7 +31,7 @@ from ..registry import TypeRegistry
 from ..validation import check_metadata
 from .metadata import fields_repr, metadata_key, written_by_attrs
 
-__all__ = ["CONTENT_TYPES", "KernelContent"]
+__all__ = ["CONTENT_TYPES", "KernelContent", "item_keys"]
 
 
 @attrs.define(slots=True, weakref_slot=False, repr=False)
@@ -86,6 +86,7 @@ class KernelContent:
                 path=cls.__qualname__,
             )
         label = ContentType(label)
+        _refuse_tag_fields(cls)
         cls.content_type = label
         # Positional patterns follow the constructor's parameter names, so a private field
         # behind a public property (BinaryContent's ``_data``) matches as ``data``.
@@ -94,6 +95,40 @@ class KernelContent:
         if written_by_attrs(cls, "__repr__"):
             setattr(cls, "__repr__", KernelContent.__repr__)  # noqa: B010
         CONTENT_TYPES.register(label, cls)
+
+
+def _refuse_tag_fields(cls: type) -> None:
+    """Refuse a plugin field written as ``type``: it would overwrite the item's label in JSON."""
+    if cls.__module__.partition(".")[0] == "semantic_chat":  # UnknownContent keeps its label
+        return
+    for field in attrs.fields(cls):
+        if "type" in (field.name, field.alias):
+            raise RegistrationError(
+                "a field named 'type' would be written over "
+                "the item's type label and read back as another item: give it another name "
+                "(or another alias)",
+                path=f"{cls.__qualname__}.{field.name}",
+            )
+
+
+def item_keys(cls: type[KernelContent]) -> frozenset[str]:
+    """The JSON keys an item of ``cls`` is written with: its label, metadata and fields.
+
+    A key outside them comes from newer data (or another plugin version): the item is then
+    kept whole as `UnknownContent` rather than read with the key dropped.
+    """
+    keys = _ITEM_KEYS.get(cls)
+    if keys is None:
+        from .function_result import FunctionResultContent  # noqa: PLC0415 - it imports this module
+
+        names = [f.alias or f.name for f in attrs.fields(cls) if f.name != "inner_content"]
+        if issubclass(cls, FunctionResultContent):
+            names.append("result_items")
+        keys = _ITEM_KEYS[cls] = frozenset(("type", "metadata", *names))
+    return keys
+
+
+_ITEM_KEYS: dict[type, frozenset[str]] = {}
 
 
 _store = object.__setattr__
