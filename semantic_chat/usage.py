@@ -6,10 +6,10 @@ from typing import Any
 
 import attrs
 
-from .errors import InvalidTypeError, describe_type
-from .validation import check_int_range
+from .errors import InvalidTypeError, InvalidValueError, describe_type
+from .validation import check_int_range, check_json
 
-__all__ = ["Usage"]
+__all__ = ["USAGE_KEYS", "USAGE_KEYS_IN_ORDER", "Usage"]
 
 
 def _add_optional(left: int | None, right: int | None) -> int | None:
@@ -86,3 +86,47 @@ class Usage:
         if other == 0:  # sum() starts from 0
             return self
         return NotImplemented
+
+
+USAGE_KEYS_IN_ORDER: tuple[str, ...] = tuple(field.name for field in attrs.fields(Usage))
+"""The keys a `Usage` is written with, in the order of its constructor's arguments."""
+
+USAGE_KEYS = frozenset(USAGE_KEYS_IN_ORDER)
+"""The keys a `Usage` is written with."""
+
+
+def _check_unknown_counts(_: Any, field: attrs.Attribute[Any], value: Any) -> None:
+    """Check the kept keys: a non-empty dict of JSON values, none of them a known count."""
+    name = "unknown_keys"
+    if not isinstance(value, dict):
+        raise InvalidTypeError.mismatch(name, "a dict", describe_type(value))
+    if not value:
+        raise InvalidValueError(
+            "a usage with unknown keys needs at least one: build a Usage", path=name
+        )
+    for key in value:
+        if key in USAGE_KEYS:
+            raise InvalidValueError(
+                f"{key!r} would be read back as the usage's own count, not as an unknown key",
+                path=f'{name}["{key}"]',
+            )
+    check_json(value, name)
+
+
+@attrs.define(slots=True, weakref_slot=False, on_setattr=attrs.setters.validate)
+class UsageWithUnknownKeys(Usage):
+    """A `Usage` read with keys this version does not know (counts a newer version reports).
+
+    They are kept as read in ``unknown_keys`` and written back after the known counts, so
+    saving again loses nothing; they count in ``==``. Adding usages keeps the known counts
+    only, since an unknown key cannot be added up.
+    """
+
+    _unknown_keys: dict[str, Any] = attrs.field(
+        kw_only=True, alias="unknown_keys", validator=_check_unknown_counts
+    )
+
+    @property
+    def unknown_keys(self) -> dict[str, Any]:
+        """The keys this version does not know, with their values as read."""
+        return self._unknown_keys

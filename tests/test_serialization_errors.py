@@ -121,7 +121,7 @@ READ_ERRORS = [
     ),
     (
         history_of(user_with('{"type":"text","text":null}')),
-        "messages[0].items[0].text: expected a string, got NoneType",
+        "messages[0].items[0].text: expected a string, got null",
     ),
     (
         history_of(user_with('{"type":"function_call","id":"c","name":"f","index":true}')),

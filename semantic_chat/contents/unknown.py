@@ -9,7 +9,7 @@ import attrs
 from ..errors import InvalidTypeError, InvalidValueError, describe_type
 from ..labels import ContentType
 from ..validation import check_json, check_text
-from .base import CONTENT_TYPES, KernelContent, _store
+from .base import CONTENT_TYPES, KernelContent, _store, item_keys
 
 __all__ = ["UnknownContent"]
 
@@ -22,10 +22,15 @@ class UnknownContent(KernelContent):
     so writing the item gives back the same JSON. It is registered under ``"unknown"`` so that
     an item written with that label also reads back as itself.
 
+    An item of a registered label that carries keys its class does not know (newer data) is
+    kept the same way, all its keys in ``fields`` (``metadata`` too, in place), instead of
+    being read as that class with the keys dropped.
+
     Raises:
         InvalidTypeError: ``type`` is not a string or ``fields`` not a dict of JSON values.
-        InvalidValueError: ``type`` is blank or the label of a registered class (build that
-            class instead), or ``fields`` has a key the item itself is written with.
+        InvalidValueError: ``type`` is blank, or the label of a registered class while
+            ``fields`` holds only keys that class knows (build that class instead), or
+            ``fields`` has a key the item itself is written with.
     """
 
     content_type: ClassVar[ContentType] = ContentType.UNKNOWN
@@ -34,8 +39,8 @@ class UnknownContent(KernelContent):
     _fields: dict[str, Any] = attrs.field(factory=dict, alias="fields")
 
     def __attrs_post_init__(self) -> None:
-        _store(self, "_type", _check_label(self._type))
         _store(self, "_fields", _check_fields(self._fields))
+        _store(self, "_type", _check_label(self._type, self._fields))
         super().__attrs_post_init__()
 
     @property
@@ -45,7 +50,7 @@ class UnknownContent(KernelContent):
 
     @type.setter
     def type(self, value: str) -> None:
-        self._type = _check_label(value)
+        self._type = _check_label(value, self._fields)
 
     @property
     def fields(self) -> dict[str, Any]:
@@ -54,18 +59,25 @@ class UnknownContent(KernelContent):
 
     @fields.setter
     def fields(self, value: dict[str, Any]) -> None:
-        self._fields = _check_fields(value)
+        fields = _check_fields(value)
+        _check_label(self._type, fields)
+        self._fields = fields
 
     def __str__(self) -> str:
         return f"[{self._type}]"
 
 
-def _check_label(value: Any) -> str:
+def _check_label(value: Any, fields: dict[str, Any]) -> str:
+    """A checked label: not blank, and not a registered class's unless ``fields`` are newer."""
     label = check_text(value, "type")
     if not label.strip():
         raise InvalidValueError("an item's type label must not be blank", path="type")
     found = CONTENT_TYPES.get_class(label)
-    if found is not None and not issubclass(found, UnknownContent):
+    if (
+        found is not None
+        and not issubclass(found, UnknownContent)
+        and item_keys(found).issuperset(fields)
+    ):
         raise InvalidValueError(
             f"{label!r} is the label of {found.__name__}: build a {found.__name__} instead",
             path="type",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import math
 import types
 import typing
@@ -13,7 +14,7 @@ from cattrs.gen import override
 from cattrs.gen._consts import AttributeOverride
 
 from .. import jsoncodec
-from ..contents import KernelContent, UnknownContent
+from ..contents import CONTENT_TYPES, KernelContent, UnknownContent
 from ..contents.binary import Base64Payload
 from ..errors import (
     InvalidValueError,
@@ -30,6 +31,7 @@ __all__ = [
     "Hook",
     "checked",
     "checked_writer",
+    "describe_value_type",
     "drop_empty_metadata",
     "finite_float_writer",
     "holds_float",
@@ -42,12 +44,15 @@ __all__ = [
     "literal_values",
     "literal_writer",
     "primitive_reader",
+    "read_json_list",
     "read_json_object",
     "read_label",
     "read_label_fast",
+    "read_newer_item",
     "read_payload",
     "read_text_or_object",
     "read_unknown",
+    "refuse_newer_item",
     "required_nullable_fields",
     "scalar_union_members",
     "scalar_union_reader",
@@ -81,10 +86,29 @@ def hook_override(writing: bool, hook: Callable[..., Any]) -> AttributeOverride:
     return override(unstruct_hook=hook) if writing else override(struct_hook=hook)
 
 
+_BARE_JSON: dict[Any, str] = {dict: "dict", list: "list", "dict": "dict", "list": "list"}
+"""Bare ``dict`` and ``list`` annotations, which hold free JSON values as ``Any`` does."""
+
+
+def _json_text(annotation: Any) -> str:
+    """An annotation's text, ``dict`` or ``list`` for the bare types (their repr is a class)."""
+    try:
+        bare = _BARE_JSON.get(annotation)
+    except TypeError:  # an unhashable annotation
+        bare = None
+    if bare is not None:
+        return bare
+    return annotation if isinstance(annotation, str) else repr(annotation)
+
+
 def holds_json(annotation: Any) -> bool:
-    """Whether a field is typed with ``Any`` and so holds free JSON values."""
-    text = annotation if isinstance(annotation, str) else repr(annotation)
-    return "Any" in text
+    """Whether a field is typed ``Any`` or bare ``dict``/``list``: it holds free JSON values.
+
+    A bare container's values are checked as an ``Any`` field's are, so a tuple or a date in
+    it is refused at the field instead of being written as something that reads back unequal.
+    """
+    text = _json_text(annotation)
+    return "Any" in text or text in ("dict", "list")
 
 
 def holds_float(annotation: Any) -> bool:
@@ -143,9 +167,21 @@ def checked_writer(annotation: Any, field: str) -> Callable[[Any], Any] | None:
     def write(value: Any) -> Any:
         if type(value) in accepted:
             return value
-        raise SerializationError.mismatch(field, expected, describe_type(value))
+        raise SerializationError.mismatch(field, expected, describe_value_type(value))
 
     return write
+
+
+def describe_value_type(value: Any) -> str:
+    """`describe_type`, with the module for a type named as a builtin is (``numpy.bool_``)."""
+    kind = type(value)
+    name = kind.__qualname__
+    module = kind.__module__
+    if module == "builtins" or not hasattr(builtins, name):
+        return name
+    if module == "numpy" and name == "bool":  # numpy 2 names np.bool_ "bool"
+        return "numpy.bool_"
+    return f"{module}.{name}"
 
 
 _JSON_SCALARS: dict[type, str] = {
@@ -191,7 +227,7 @@ def scalar_union_reader(members: tuple[type, ...]) -> Callable[[Any, Any], Any]:
             return value
         if widens_int and kind is int:
             return float(value)
-        raise SerializationError.mismatch("", expected, describe_type(value))
+        raise SerializationError.mismatch("", expected, _read_type(value))
 
     return read
 
@@ -252,7 +288,7 @@ def literal_writer(values: tuple[Any, ...], field: str) -> Callable[[Any], Any]:
 def json_hook(field: str, writing: bool, annotation: Any) -> Callable[..., Any]:
     """The hook for a free JSON field: checked and copied on writing, type-checked on reading."""
     # The annotation may be its text or, once attrs.resolve_types ran, the type itself.
-    text = annotation if isinstance(annotation, str) else repr(annotation)
+    text = _json_text(annotation)
     if writing:
         if text.startswith("dict"):
             return lambda value: write_json_object(value, field)
@@ -263,7 +299,16 @@ def json_hook(field: str, writing: bool, annotation: Any) -> Callable[..., Any]:
         return lambda value, _: read_json_object(value)
     if text.startswith("str |") and "Mapping" in text:  # FunctionCallContent.arguments
         return read_text_or_object
+    if text == "list":
+        return read_json_list
     return lambda value, _: value
+
+
+def read_json_list(value: Any, _: Any) -> list[Any]:
+    """Read a field typed bare ``list``: a JSON array, into a new list."""
+    if type(value) is not list:
+        raise SerializationError.mismatch("", "a JSON array", describe_type(value))
+    return list(value)
 
 
 def write_json_object(value: Any, field: str) -> Any:
@@ -299,9 +344,14 @@ def primitive_reader(primitive: type, accepted: tuple[type, ...]) -> Callable[[A
             return value
         if kind in accepted or (primitive is str and isinstance(value, str)):
             return primitive(value)
-        raise SerializationError.mismatch("", name, describe_type(value))
+        raise SerializationError.mismatch("", name, _read_type(value))
 
     return read
+
+
+def _read_type(value: Any) -> str:
+    """A JSON value's type as a reading error shows it: ``null`` for None, as written."""
+    return "null" if value is None else describe_type(value)
 
 
 def read_json_object(value: Any) -> dict[str, Any]:
@@ -383,8 +433,15 @@ def write_unknown(item: UnknownContent) -> dict[str, Any]:
     if type(label) is not str:
         raise SerializationError.mismatch("type", "a str", describe_type(label))
     written: dict[str, Any] = {"type": label}
+    # An item of a registered label (kept for keys its class does not know) is read back with
+    # every key in ``fields``, metadata too; one of an unregistered label has its own metadata.
+    found = CONTENT_TYPES.get_class(label)
+    keeps_metadata = found is not None and not issubclass(found, UnknownContent)
     for key, value in write_json_object(fields, "fields").items():
-        clashes = key == "type" or (key == "metadata" and (item._metadata or type(value) is dict))
+        clashes = key == "type" or (
+            key == "metadata"
+            and (item._metadata or (type(value) is dict and not keeps_metadata))
+        )
         if clashes:
             what = "type label" if key == "type" else key
             raise SerializationError(
@@ -395,6 +452,27 @@ def write_unknown(item: UnknownContent) -> dict[str, Any]:
     if item._metadata:
         written["metadata"] = write_json_object(item._metadata, "metadata")
     return written
+
+
+def read_newer_item(data: dict[str, Any]) -> UnknownContent:
+    """Read an item of a registered label with keys its class does not know, kept whole.
+
+    Every key but ``type`` goes into ``fields`` in the order read (``metadata`` too), so the
+    item is written back byte for byte and never taken for the class it only partly is.
+    """
+    return UnknownContent(
+        type=data["type"], fields={key: value for key, value in data.items() if key != "type"}
+    )
+
+
+def refuse_newer_item(data: dict[str, Any], keys: frozenset[str]) -> SerializationError:
+    """The strict reader's error for an item with a key its class does not know, at the key."""
+    key = next(key for key in data if key not in keys)
+    return SerializationError(
+        f"a {data['type']!r} item has no field {key!r} in this version (data of a newer "
+        "version or plugin): read it without strict=True to keep it as UnknownContent",
+        path=str(key),
+    )
 
 
 def read_unknown(data: dict[str, Any]) -> UnknownContent:

@@ -22,6 +22,7 @@ from ..contents import (
     TextContent,
     UnknownContent,
 )
+from ..contents.base import item_keys
 from ..contents.binary import describe_sources
 from ..contents.function_result import FunctionResultContent, check_items_only, holds_items
 from ..errors import (
@@ -36,7 +37,7 @@ from ..labels import Label
 from ..message import MESSAGE_KEYS, MESSAGE_TYPES, ChatMessageContent, UnknownMessage
 from ..options import ChatOptions
 from ..trusted import new_history
-from ..usage import Usage
+from ..usage import USAGE_KEYS, USAGE_KEYS_IN_ORDER, Usage, UsageWithUnknownKeys
 from . import stdlib_types
 from .citations import read_citations, write_citations
 from .direct import (
@@ -63,8 +64,10 @@ from .fields import (
     literal_writer,
     primitive_reader,
     read_label_fast,
+    read_newer_item,
     read_payload,
     read_unknown,
+    refuse_newer_item,
     required_nullable_fields,
     scalar_union_members,
     scalar_union_reader,
@@ -373,6 +376,29 @@ class ConverterHooks:
     def _make_item_reader(self, cls: type[KernelContent]) -> Hook:
         if issubclass(cls, UnknownContent):
             return read_unknown
+        return self._keeping_newer_keys(cls, self._make_known_item_reader(cls))
+
+    def _keeping_newer_keys(self, cls: type[KernelContent], read: Hook) -> Hook:
+        """Wrap the general reader of ``cls``: an item with keys ``cls`` does not know is kept.
+
+        It is kept whole as `UnknownContent` (or, strict, refused at the key), not read lossily.
+
+        One set comparison per item on the general path; the direct readers send every item
+        with a key they do not know there.
+        """
+        keys = item_keys(cls)
+        strict = self.strict
+
+        def read_known(data: dict[str, Any]) -> Any:
+            if keys.issuperset(data):
+                return read(data)
+            if strict:
+                raise refuse_newer_item(data, keys)
+            return read_newer_item(data)
+
+        return read_known
+
+    def _make_known_item_reader(self, cls: type[KernelContent]) -> Hook:
         generated = make_dict_structure_fn(
             cls,
             self.converter,
@@ -445,7 +471,23 @@ class ConverterHooks:
             self.converter.get_structure_hook(annotation)
         except StructureHandlerNotFoundError:
             return override(unstruct_hook=_refusing_writer(annotation, path), omit_if_default=False)
+        if typing.get_origin(annotation) in (list, dict):
+            return override(unstruct_hook=self._json_container_writer(annotation, path))
         return None
+
+    def _json_container_writer(self, annotation: Any, path: str) -> Hook:
+        """A writer of a plugin's ``list[...]`` or ``dict[...]`` field whose output is checked.
+
+        cattrs passes the values of such a container through as they are; a NaN in a
+        ``list[float]`` or a key that is no string would be written as ``null`` (or fail
+        without a location), so the written value is checked as JSON, located at the field.
+        """
+        write = self.converter.get_unstructure_hook(annotation)
+
+        def write_checked(value: Any) -> Any:
+            return jsoncodec.json_value(write(value), path)
+
+        return write_checked
 
     def _write_result(self, item: FunctionResultContent, written: dict[str, Any]) -> None:
         result = item.result
@@ -629,10 +671,44 @@ class ConverterHooks:
         return overrides
 
     def _write_usage(self, usage: Any) -> Any:
-        """Write a message's usage, refusing anything but a `Usage` (an object broken by hand)."""
+        """Write a message's usage, refusing anything but a `Usage` (an object broken by hand).
+
+        The counts a newer version reported (`UsageWithUnknownKeys`) follow the known ones.
+        """
         if not isinstance(usage, Usage):
             raise SerializationError.mismatch("usage", "a Usage or None", describe_type(usage))
-        return self.converter.unstructure(usage, Usage)
+        written: dict[str, Any] = self.converter.unstructure(usage, Usage)
+        if type(usage) is UsageWithUnknownKeys:
+            written.update(_unknown_keys(usage._unknown_keys, USAGE_KEYS, "usage"))
+        return written
+
+    def _usage_reader(self) -> typing.Callable[[Any, Any], Usage]:
+        """The reader of ``usage``: keys this version does not know are kept (or, strict, refused).
+
+        A newer version may report more counts; they are kept in a `UsageWithUnknownKeys`,
+        written back after the known counts, so re-saving loses nothing.
+        """
+        read = make_dict_structure_fn(Usage, self.converter, _cattrs_detailed_validation=True)
+        strict = self.strict
+
+        def read_usage(value: Any, _: Any) -> Usage:
+            data = json_object(value, "usage")
+            if USAGE_KEYS.issuperset(data):
+                return read(data)
+            unknown = {key: item for key, item in data.items() if key not in USAGE_KEYS}
+            if strict:
+                key = next(iter(unknown))
+                raise SerializationError(
+                    f"no token count {key!r} in this version (data of a newer version): read "
+                    "it without strict=True to keep it",
+                    path=str(key),
+                )
+            known: Usage = read({key: data[key] for key in data if key in USAGE_KEYS})
+            return UsageWithUnknownKeys(
+                *(getattr(known, key) for key in USAGE_KEYS_IN_ORDER), unknown_keys=unknown
+            )
+
+        return read_usage
 
     def write_history(self, history: ChatHistory) -> dict[str, Any]:
         """Write a history as ``{"version": 1, "messages": [...]}``.
@@ -764,8 +840,7 @@ class ConverterHooks:
         c.register_unstructure_hook_func(is_message_class, self.write_message)
         c.register_structure_hook(ChatHistory, lambda value, _: self.read_history(value))
         c.register_unstructure_hook(ChatHistory, self.write_history)
-        read_usage = make_dict_structure_fn(Usage, c, _cattrs_detailed_validation=True)
-        c.register_structure_hook(Usage, lambda value, _: read_usage(json_object(value, "usage")))
+        c.register_structure_hook(Usage, self._usage_reader())
         c.register_unstructure_hook(
             Usage, make_dict_unstructure_fn(Usage, c, _cattrs_omit_if_default=True)
         )
