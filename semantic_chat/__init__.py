@@ -51,6 +51,7 @@ from .streaming import StreamingReasoningContent as StreamingReasoningContent
 from .streaming import StreamingRefusalContent as StreamingRefusalContent
 from .streaming import StreamingTextContent as StreamingTextContent
 from .usage import Usage as Usage
+from .usage import UsageWithUnknownKeys as UsageWithUnknownKeys
 
 __all__ = [
     "CONTENT_TYPES",
@@ -95,6 +96,7 @@ __all__ = [
     "UnsupportedContentError",
     "UnsupportedVersionError",
     "Usage",
+    "UsageWithUnknownKeys",
     "assistant",
     "system",
     "tool",
