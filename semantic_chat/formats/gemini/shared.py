@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from ...errors import FormatError, InvalidValueError, describe_type
 from ...labels import FinishReason
-from ...media import check_base64
+from ...media import canonical_mime_type, check_base64
 from ...usage import Usage
 from ..codecs import PluginCodecs
 from ..wire import as_plain
@@ -24,11 +24,13 @@ __all__ = [
     "DATA_KEYS",
     "FORMAT",
     "HINTS",
+    "IMAGE_TYPES",
     "NAME",
     "OPAQUE_KEYS",
     "PART_FIELDS",
     "PART_KINDS",
     "PROVIDER",
+    "SENT_AS_SPELLED",
     "STANDARD_TO_URL_SAFE",
     "URL_SAFE_TO_STANDARD",
     "Spelling",
@@ -46,8 +48,10 @@ __all__ = [
     "respell",
     "response_value",
     "sdk_plain",
+    "sent_mime_type",
     "signature_problem",
     "snake_key",
+    "unreachable_uri",
 ]
 
 NAME = "gemini"
@@ -461,6 +465,67 @@ def response_value(response: Mapping[str, Any]) -> tuple[Any, bool]:
         if key == "error":
             return value, True
     return response, False
+
+
+# --- media ---------------------------------------------------------------------------------
+
+IMAGE_TYPES = frozenset(("image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"))
+"""The image types Gemini takes, as its own error lists them (``Unsupported MIME type``)."""
+
+SENT_AS_SPELLED = IMAGE_TYPES | frozenset((
+    "audio/wav",
+    "audio/mp3",
+    "audio/mpeg",
+    "audio/aiff",
+    "audio/aac",
+    "audio/ogg",
+    "audio/flac",
+    "audio/webm",
+    "audio/mp4",
+))
+"""Image and audio types `sent_mime_type` leaves as they are: the writer's quick check (any
+other type is written the long way). Audio is not restricted to these."""
+
+_RAW_AUDIO = frozenset(("audio/pcm", "audio/l16"))
+"""Audio of no container, whose parameters (``rate=16000``) say how to play it: kept."""
+
+
+def sent_mime_type(mime_type: str) -> str:
+    """The media type written for ``mime_type``: an image's or audio's registered name.
+
+    Gemini compares an image's or audio's type with its list, spelled as registered:
+    ``image/jpg`` and ``IMAGE/JPEG`` are sent as ``image/jpeg``, ``audio/x-wav`` as
+    ``audio/wav`` (`canonical_mime_type`), parameters dropped (``audio/wav;rate=8000``) but
+    raw audio's (``audio/pcm;rate=16000``); ``audio/mp3``, a name Gemini documents, stays.
+    Other types (a document's ``text/plain; charset=utf-8``) are written as given.
+    """
+    head, semicolon, parameters = mime_type.partition(";")
+    bare = head.strip().lower()
+    if bare[:6] != "image/" and bare[:6] != "audio/":
+        return mime_type
+    if bare in _RAW_AUDIO:
+        return bare + semicolon + parameters
+    if bare == "audio/mp3":
+        return bare
+    return canonical_mime_type(bare)
+
+
+_URI_SCHEMES = frozenset(("https", "http", "gs"))
+
+
+def unreachable_uri(uri: str) -> str | None:
+    """Why Gemini cannot read ``file_data`` of ``uri``, or ``None`` when it can.
+
+    Gemini takes http(s) URLs (its Files API's URIs, YouTube pages, the web) and Cloud
+    Storage's ``gs://`` URIs; a relative path, a ``file://`` or ``ftp://`` URI names nothing
+    it can reach. The reason is worded for `wire.unsupported`.
+    """
+    if not uri:
+        return "by an empty URI"
+    scheme, separator, _ = uri.partition("://")
+    if separator and scheme.lower() in _URI_SCHEMES:
+        return None
+    return "by a URI other than http(s) or gs://"
 
 
 # --- call ids -------------------------------------------------------------------------------

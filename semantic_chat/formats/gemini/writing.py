@@ -52,7 +52,9 @@ from .shared import (
     DATA_KEYS,
     FORMAT,
     HINTS,
+    IMAGE_TYPES,
     PROVIDER,
+    SENT_AS_SPELLED,
     STANDARD_TO_URL_SAFE,
     Spelling,
     camel_key,
@@ -61,7 +63,9 @@ from .shared import (
     is_made_id,
     respell,
     response_value,
+    sent_mime_type,
     signature_problem,
+    unreachable_uri,
 )
 
 __all__ = ["to_payload"]
@@ -155,14 +159,20 @@ def to_payload(
     the default) or ``"camel"`` ones (``functionCall``); the user's data (``args``,
     ``response``, ``part_metadata``) is written as it is.
 
+    An image's or audio's media type is sent by its registered name (``image/jpg`` as
+    ``image/jpeg``, ``IMAGE/PNG`` as ``image/png``, ``audio/x-wav`` as ``audio/wav``, without
+    parameters but raw audio's): Gemini refuses any other spelling. The item keeps its own.
+
     What the format cannot carry follows ``on_unsupported`` (items refused, fields and
     metadata left out with a `ConversionWarning`); ids of messages, usage, finish reasons and
     model ids, which requests never carry, and citations read from Gemini (its grounding,
     response data only), are left out without a word.
 
     Raises:
-        UnsupportedContentError: an item the format cannot carry (a refusal, a file by id, a
-            call outside an assistant message ...), named by message and item index, unless
+        UnsupportedContentError: an item the format cannot carry (a refusal, a file by id or
+            by a URI other than http(s) or ``gs://``, an image of a type other than PNG, JPEG,
+            WebP, HEIC or HEIF, a call outside an assistant message ...), named by message and
+            item index, unless
             ``on_unsupported`` is ``"warn"`` or ``"drop"``; with ``"error"``, also a field or
             reasoning it cannot carry.
         FormatError: a role the format does not have; arguments that are not a JSON object
@@ -300,8 +310,10 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                 type(item) is ImageContent or type(item) is AudioContent
                             ) and role is _USER:
                                 payload, mime_type = item._data, item._mime_type
-                                if type(mime_type) is not str or (
-                                    type(item) is ImageContent and item._detail is not None
+                                if (
+                                    type(mime_type) is not str
+                                    or mime_type not in SENT_AS_SPELLED  # image/jpg, image/bmp
+                                    or (type(item) is ImageContent and item._detail is not None)
                                 ):
                                     break
                                 if type(payload) is not str:  # base64 text, as read
@@ -864,20 +876,37 @@ def _response(value: Any, is_error: bool, hints: dict[str, Any]) -> dict[str, An
 def _media_part(
     item: BinaryContent, path: str, on_unsupported: OnUnsupported | None, keys: _Keys
 ) -> dict[str, Any] | None:
-    """``inline_data`` for bytes, ``file_data`` for a URI; a file id is refused."""
+    """``inline_data`` for bytes, ``file_data`` for a URI; ``None`` for an item refused.
+
+    The media type is sent as `shared.sent_mime_type` spells it (``image/jpg`` as
+    ``image/jpeg``); a file id, a URI Gemini cannot reach (`shared.unreachable_uri`) and an
+    image of a type Gemini does not take (``image/bmp``) are refused.
+    """
     if item.file_id is not None:
         unsupported(on_unsupported, FORMAT, path, item, "by a file id (Gemini names files by URI)")
         return None
+    uri = item.uri
+    if uri is not None:
+        why = unreachable_uri(uri)
+        if why is not None:
+            unsupported(on_unsupported, FORMAT, path, item, why)
+            return None
     hints = get_hints(item, HINTS)
     mime_type = item.mime_type
-    given = hints.get("mime_type")
-    if type(given) is str and mime_type is not None and _same_type(given, mime_type):
-        mime_type = given  # as it was read, before normalizing
+    if mime_type is not None:
+        given = hints.get("mime_type")
+        if type(given) is str and _same_type(given, mime_type):
+            mime_type = given  # as it was read, before normalizing
+        mime_type = sent_mime_type(mime_type)
+    elif uri is not None and isinstance(item, (ImageContent, AudioContent)):
+        mime_type = _kind_from_uri(item, path, on_unsupported)
+    if mime_type is not None and mime_type[:6] == "image/" and mime_type not in IMAGE_TYPES:
+        why = f"of type {mime_type} (PNG, JPEG, WebP, HEIC or HEIF only)"
+        unsupported(on_unsupported, FORMAT, path, item, why)
+        return None
     body: dict[str, Any]
-    if item.uri is not None:
-        body = {keys.file_uri: item.uri}
-        if mime_type is None and isinstance(item, (ImageContent, AudioContent)):
-            mime_type = _kind_from_uri(item, path, on_unsupported)
+    if uri is not None:
+        body = {keys.file_uri: uri}
         if mime_type is not None:
             body[keys.mime_type] = mime_type
         key = keys.file_data
