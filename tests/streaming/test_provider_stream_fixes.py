@@ -145,13 +145,16 @@ def test_a_compaction_block_takes_its_delta_as_the_sdk_accumulates_it():
     assert from_dicts == from_objects == anthropic.from_response(final)
 
 
+NEWER = {"anthropic": {"block": True}}  # the reader's mark on a block type newer than it
+
+
 def test_a_newer_blocks_text_deltas_join_as_text_deltas_do():
     events = [_opening(), _start(0, {"type": "future", "note": "", "extra": None}),
               _delta(0, {"type": "future_delta", "note": "ab"}),
               _delta(0, {"type": "future_delta", "note": "cd", "extra": 3}),
               _stop(0), *_closing()]
     assert _accumulate(events).items == [
-        UnknownContent("future", {"note": "abcd", "extra": 3}),
+        UnknownContent("future", {"note": "abcd", "extra": 3}, metadata=NEWER),
     ]
 
 
@@ -171,7 +174,8 @@ def test_a_delta_that_cannot_fold_in_warns_naming_it_and_the_block_stays(block, 
         f"events[2].delta: dropped: {detail}: the reader cannot fold it in"
     ]
     fields = {key: value for key, value in block.items() if key != "type"}
-    assert reply.items == [UnknownContent(block["type"], fields)]
+    metadata = None if block["type"] == "compaction" else NEWER  # a newer type is marked
+    assert reply.items == [UnknownContent(block["type"], fields, metadata=metadata)]
 
 
 def test_a_malformed_delta_of_a_newer_block_is_located():

@@ -44,6 +44,8 @@ from .shared import (
     FORMAT,
     HINTS,
     IMAGE_TYPES,
+    KEPT_BLOCK_TYPES,
+    NEWER_MARK,
     PROVIDER,
     ROLES,
     codecs,
@@ -502,12 +504,19 @@ def _read_tool_result(
 
 
 def _unknown(kind: str, block: dict[str, Any], path: str) -> UnknownContent:
-    """A block this code does not model, kept whole (server tools, newer types)."""
+    """A block this code does not model, kept whole (server tools, newer types).
+
+    A type newer than `KEPT_BLOCK_TYPES` is marked in the hints (`NEWER_MARK`), so the
+    writer sends it back while refusing unknown items of other origins.
+    """
     try:
-        return UnknownContent(kind, {key: value for key, value in block.items() if key != "type"})
+        item = UnknownContent(kind, {key: value for key, value in block.items() if key != "type"})
     except SemanticChatError as error:  # a type that is a label of ours, a value not JSON
         where = f"{path}.type" if error.path == "type" else f"{path}{_wire(error.path, '')}"
         raise FormatError(error.detail, path=where) from None
+    if kind not in KEPT_BLOCK_TYPES:
+        item.metadata[HINTS] = {NEWER_MARK: True}
+    return item
 
 
 def _keep_fields(item: KernelContent, block: dict[str, Any], known: tuple[str, ...]) -> None:

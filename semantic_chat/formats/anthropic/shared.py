@@ -18,7 +18,9 @@ __all__ = [
     "FORMAT",
     "HINTS",
     "IMAGE_TYPES",
+    "KEPT_BLOCK_TYPES",
     "NAME",
+    "NEWER_MARK",
     "PROVIDER",
     "ROLES",
     "codecs",
@@ -58,6 +60,37 @@ BLOCK_TYPES = (
 )
 """The block types this format reads and writes itself; every other one is a plugin's, or
 is kept whole as `UnknownContent` (server tools, search results, newer types)."""
+
+KEPT_BLOCK_TYPES = frozenset((
+    "advisor_tool_result",
+    "bash_code_execution_tool_result",
+    "browser_state",
+    "code_execution_tool_result",
+    "compaction",
+    "container_upload",
+    "document",  # of content blocks (a "content" source)
+    "fallback",
+    "mcp_tool_listing",
+    "mcp_tool_result",
+    "mcp_tool_use",
+    "search_result",
+    "server_tool_use",
+    "text_editor_code_execution_tool_result",
+    "tool_addition",
+    "tool_reference",
+    "tool_removal",
+    "tool_search_tool_result",
+    "web_fetch_tool_result",
+    "web_search_tool_result",
+))
+"""Anthropic's block types (beta ones too) this code keeps whole as `UnknownContent`.
+
+The writer sends an unknown item back only when it is one of these, or marked by the reader
+as a newer Anthropic type (`NEWER_MARK`): any other is another origin's, and refused."""
+
+NEWER_MARK = "block"
+"""The hint (``metadata["anthropic"]["block"] = True``) the reader leaves on an `UnknownContent`
+of a block type newer than `KEPT_BLOCK_TYPES`, so the writer knows it is Anthropic's."""
 
 codecs = PluginCodecs(NAME, FORMAT, BLOCK_TYPES)
 """Plugin encoders and decoders of this format (`semantic_chat.formats.register_encoder`)."""

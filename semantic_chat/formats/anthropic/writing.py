@@ -35,11 +35,8 @@ from ...jsoncodec import json_value
 from ...labels import PLAIN_TEXT, AuthorRole
 from ...media import canonical_mime_type
 from ...message import ChatMessageContent
-from ..gemini.shared import DATA_KEYS as GEMINI_DATA_KEYS
-from ..gemini.shared import HINTS as GEMINI_HINTS
-from ..gemini.shared import camel_key
-from ..openai_responses.shared import HINTS as RESPONSES_HINTS
 from ..wire import (
+    HINT_KEYS,
     OnUnsupported,
     compact_json,
     get_hints,
@@ -55,7 +52,7 @@ from ..wire import (
     unsupported_field,
 )
 from .citations import write_citation
-from .shared import FORMAT, HINTS, IMAGE_TYPES, PROVIDER, codecs
+from .shared import FORMAT, HINTS, IMAGE_TYPES, KEPT_BLOCK_TYPES, NEWER_MARK, PROVIDER, codecs
 
 __all__ = ["cache_control", "to_payload"]
 
@@ -65,10 +62,9 @@ _USER, _ASSISTANT, _TOOL = AuthorRole.USER, AuthorRole.ASSISTANT, AuthorRole.TOO
 _TTLS = ("5m", "1h")
 _NO_TURN: dict[str, Any] = {}  # the turn before the first, never written to
 _NO_RESULTS: list[dict[str, Any]] = []  # the results of no turn, never written to
-# What marks an unknown item read from another format: a Gemini part's data key (either
-# spelling), or the hints another format's reader keeps on it.
-_FOREIGN_TYPES = GEMINI_DATA_KEYS | {camel_key(key) for key in GEMINI_DATA_KEYS}
-_FOREIGN_HINTS = (GEMINI_HINTS, RESPONSES_HINTS)
+# The hints other formats' readers keep: on an unknown item, they say it is theirs (a
+# Responses "compaction" item is no Anthropic compaction block).
+_FOREIGN_HINTS = HINT_KEYS - {HINTS}
 
 # One message written: a turn (a dict with "role" and "content", results first, and the
 # message's other keys) whose role is "user", "assistant" or, for the loop to join it, "tool";
@@ -107,10 +103,10 @@ def to_payload(
     Raises:
         UnsupportedContentError: an item the format cannot carry (audio, a refusal, an image
             in an assistant message, a call without an id, a file by a URL of a type other
-            than PDF or by a URI other than http(s), an unknown item read from another
-            format ...), named by message and item index, unless ``on_unsupported`` is
-            ``"warn"`` or ``"drop"``; with ``"error"``, also a field or reasoning it cannot
-            carry.
+            than PDF or by a URI other than http(s), an unknown item Anthropic did not
+            produce ...), named by message and item index,
+            unless ``on_unsupported`` is ``"warn"`` or ``"drop"``; with ``"error"``, also a
+            field or reasoning it cannot carry.
         FormatError: a role the format does not have; arguments that are not a JSON object
             (``messages[1].items[0].arguments``); with ``merge_consecutive=False``, a message
             of the same role as the turn before it, or turns of one role on either side of a
@@ -966,11 +962,10 @@ def _unknown_block(
 ) -> dict[str, Any] | None:
     """A block read whole (a server tool's, a newer type's), written back as it came.
 
-    An unknown item read from another format (a Gemini ``executable_code`` part, a Responses
-    item) is no Anthropic block: refused.
+    An unknown item Anthropic did not produce (a Gemini ``executable_code`` part, a Responses
+    item, a plugin's type read without its plugin) is no Anthropic block: refused.
     """
-    metadata = peek_metadata(item)
-    if item.type in _FOREIGN_TYPES or any(key in metadata for key in _FOREIGN_HINTS):
+    if not _is_anthropic_block(item):
         why = f"of type {item.type!r} (no Anthropic block)"
         unsupported(on_unsupported, FORMAT, path, item, why)
         return None
@@ -979,6 +974,20 @@ def _unknown_block(
     except SerializationError as error:
         raise FormatError(error.detail, path=error.path) from None
     return {"type": item.type, **fields}
+
+
+def _is_anthropic_block(item: UnknownContent) -> bool:
+    """Whether an unknown item is an Anthropic block, to be written back as it came.
+
+    It is when the reader marked it as a newer type, or when `KEPT_BLOCK_TYPES` names its
+    type and no other format's reader claims it in its hints.
+    """
+    if get_hints(item, HINTS).get(NEWER_MARK) is True:
+        return True
+    if item.type not in KEPT_BLOCK_TYPES:
+        return False
+    metadata = peek_metadata(item)
+    return not any(key in metadata for key in _FOREIGN_HINTS)
 
 
 def _with_source(source: dict[str, Any], item: KernelContent) -> dict[str, Any]:
