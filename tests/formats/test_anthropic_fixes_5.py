@@ -1,10 +1,10 @@
-"""Anthropic Messages writer: unknown items it did not produce.
+"""Anthropic Messages writer: unknown items it did not produce, and documents by URL.
 
 An `UnknownContent` is written back as an Anthropic block only when it is one: a type of
 Anthropic's API this code keeps whole (``server_tool_use``, ``compaction`` ...), or a newer
 type the reader marked (``metadata["anthropic"]["block"]``). Any other (a plugin's item read
 without its plugin, another format's) is refused at its place, as the other writers refuse
-it.
+it. A file by URL without a media type is checked by the type its URL's name says.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from semantic_chat import (
     ChatHistory,
     ChatMessageContent,
+    FileContent,
     FunctionCallContent,
     FunctionResultContent,
     TextContent,
@@ -44,6 +45,7 @@ WIDGET_REFUSED = (
     "Anthropic Messages cannot carry unknown content of type 'widget' (no Anthropic block)"
 )
 NEWER = {"anthropic": {"block": True}}  # the reader's mark on a block type newer than it
+DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
 
 def _both(messages: list[ChatMessageContent], on_unsupported: Any = None) -> dict[str, Any]:
@@ -218,3 +220,68 @@ def test_unknown_items_anthropic_did_not_read_are_refused(kind, fields, role):
     )
     assert anthropic.to_payload(history, on_unsupported="drop") == {
         "messages": [{"role": role, "content": "a"}]}
+
+
+# --- defect 2: a file by URL without a media type ---------------------------------------------
+
+
+@pytest.mark.parametrize(("uri", "kind"), [
+    ("https://x.com/a.docx", DOCX),
+    ("https://x.com/a.png", "image/png"),
+    ("HTTP://x.com/dir/notes.TXT?download=1#top", "text/plain"),
+])
+def test_a_file_url_whose_name_says_a_type_other_than_pdf_is_refused(uri, kind):
+    with pytest.raises(UnsupportedContentError) as raised:
+        anthropic.to_payload([_user(TextContent("x"), FileContent(uri=uri))])
+    assert raised.value.path == "messages[0].items[1]"
+    assert str(raised.value) == (
+        f"messages[0].items[1]: Anthropic Messages cannot carry file content of type {kind} "
+        "by URL (PDF only; the type guessed from the URL's name) "
+        "(pass on_unsupported='warn' to leave it out)"
+    )
+
+
+def test_a_file_url_of_another_type_is_left_out_with_a_warning_in_a_tool_result():
+    result = FunctionResultContent("c1", [FileContent(uri="https://x.com/a.docx")])
+    history = [
+        _user(TextContent("a")),
+        ChatMessageContent("assistant", items=[FunctionCallContent(id="c1", name="f",
+                                                                   arguments="{}")]),
+        ChatMessageContent("tool", items=[result]),
+    ]
+    with pytest.warns(ConversionWarning) as caught:
+        payload = anthropic.to_payload(history, on_unsupported="warn")
+    assert [str(w.message) for w in caught] == [
+        f"messages[2].items[0].result[0]: dropped: Anthropic Messages cannot carry file "
+        f"content of type {DOCX} by URL (PDF only; the type guessed from the URL's name)"]
+    assert payload["messages"][2] == {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "c1", "content": []}]}
+
+
+@pytest.mark.parametrize("uri", [
+    "https://x.com/a.pdf",
+    "https://x.com/a.PDF?v=1.png",  # the query is no part of the name
+    "https://arxiv.org/pdf/2401.12345",  # a name of no known type
+    "https://x.com",  # no name at all: the host is none
+    "https://x.com/report",
+])
+def test_a_file_url_named_as_a_pdf_or_of_no_known_type_is_a_document(uri):
+    assert _both([_user(TextContent("x"), FileContent(uri=uri))]) == {"messages": [
+        {"role": "user", "content": [
+            {"type": "text", "text": "x"},
+            {"type": "document", "source": {"type": "url", "url": uri}},
+        ]},
+    ]}
+
+
+def test_an_explicit_media_type_wins_over_the_name():
+    item = FileContent(uri="https://x.com/a.docx", mime_type="application/pdf")
+    assert _both([_user(TextContent("x"), item)])["messages"][0]["content"][1] == {
+        "type": "document", "source": {"type": "url", "url": "https://x.com/a.docx"}}
+    item = FileContent(uri="https://x.com/a.pdf", mime_type=DOCX)
+    with pytest.raises(UnsupportedContentError) as raised:
+        anthropic.to_payload([_user(TextContent("x"), item)])
+    assert str(raised.value) == (
+        f"messages[0].items[1]: Anthropic Messages cannot carry file content of type {DOCX} "
+        "by URL (PDF only) (pass on_unsupported='warn' to leave it out)"
+    )

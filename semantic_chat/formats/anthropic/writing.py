@@ -33,7 +33,7 @@ from ...errors import (
 from ...history import ChatHistory
 from ...jsoncodec import json_value
 from ...labels import PLAIN_TEXT, AuthorRole
-from ...media import canonical_mime_type
+from ...media import canonical_mime_type, guess_mime_type
 from ...message import ChatMessageContent
 from ..wire import (
     HINT_KEYS,
@@ -103,8 +103,8 @@ def to_payload(
     Raises:
         UnsupportedContentError: an item the format cannot carry (audio, a refusal, an image
             in an assistant message, a call without an id, a file by a URL of a type other
-            than PDF or by a URI other than http(s), an unknown item Anthropic did not
-            produce ...), named by message and item index,
+            than PDF (given, or guessed from the URL's name) or by a URI other than http(s),
+            an unknown item Anthropic did not produce ...), named by message and item index,
             unless ``on_unsupported`` is ``"warn"`` or ``"drop"``; with ``"error"``, also a
             field or reasoning it cannot carry.
         FormatError: a role the format does not have; arguments that are not a JSON object
@@ -865,8 +865,14 @@ def _document_block(
             unsupported(on_unsupported, FORMAT, path, item, "by a URI other than http(s)")
             return None
         bare = (item.mime_type or "").partition(";")[0].strip().lower()
-        if bare and bare != "application/pdf":
-            unsupported(on_unsupported, FORMAT, path, item, f"of type {bare} by URL (PDF only)")
+        named = "" if bare else _url_type(item.uri)
+        if (bare or named) not in ("", "application/pdf"):
+            why = (
+                f"of type {bare} by URL (PDF only)"
+                if bare
+                else f"of type {named} by URL (PDF only; the type guessed from the URL's name)"
+            )
+            unsupported(on_unsupported, FORMAT, path, item, why)
             return None
         source = {"type": "url", "url": item.uri}
     else:
@@ -892,6 +898,15 @@ def _document_block(
     if item.filename is not None:
         block["title"] = item.filename
     return _with_fields(block, item)
+
+
+def _url_type(uri: str) -> str:
+    """The media type a URL's file name says (``.../a.docx``), or ``""`` when it says none.
+
+    Only the path's last name counts: not the host (``x.com``), query or fragment.
+    """
+    address = uri.partition("#")[0].partition("?")[0].partition("://")[2]
+    return guess_mime_type(address.partition("/")[2]) or ""
 
 
 def _result_block(
