@@ -614,9 +614,10 @@ def _with_columns(batch: Any, added: dict[str, _Column]) -> Any:
         out.update({name: column.values for name, column in added.items()})
         return out
     if kind == "pandas":
+        pandas = importlib.import_module("pandas")  # the batch is a DataFrame: it is there
         frame = batch.copy(deep=False)
-        for name, column in added.items():
-            frame[name] = column.values
+        for name, column in added.items():  # object columns, even empty (a Dask meta)
+            frame[name] = pandas.Series(column.values, index=frame.index, dtype=object)
         return frame
     pa = _pyarrow()
     names = list(batch.schema.names)

@@ -17,6 +17,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -350,3 +351,13 @@ def test_a_dask_shard_stopped_by_a_bad_record_closes_its_parquet_writer(tmp_path
     assert (done.converted, done.error) == (1, f"line 2: {BAD_CONTENT}")
     assert unraisable == []
     assert list(target.parent.iterdir()) == []
+
+
+@pytest.mark.parametrize("on_error", ["null", "record"])
+def test_convert_batch_of_an_empty_frame_gives_object_columns(on_error: str):
+    # Dask's meta: a float64 column there made to_parquet refuse every converted partition.
+    frame = pd.DataFrame({"messages": pd.Series([], dtype=object)})
+    out = convert_batch(frame, target="anthropic", on_error=on_error)
+    expected = ["messages", "problems"] if on_error == "record" else ["messages"]
+    assert {name: str(kind) for name, kind in out.dtypes.items()} == dict.fromkeys(
+        expected, "object")
