@@ -45,6 +45,7 @@ from ...contents import (
     TextContent,
     UnknownContent,
 )
+from ...contents.base import CONTENT_TYPES
 from ...contents.citation import Citation
 from ...errors import FormatError, ProviderError, SemanticChatError, describe_type
 from ...history import ChatHistory
@@ -998,6 +999,12 @@ def _unknown(key: str, value: Any, path: str, hints: dict[str, Any]) -> UnknownC
     """Data this code does not model (``executable_code``, newer keys), kept whole."""
     if key not in DATA_KEYS:
         hints["part"] = True  # a Gemini part of a kind newer than this code
+    found = CONTENT_TYPES.get_class(key)
+    if found is not None and not issubclass(found, UnknownContent):
+        # Such an item in our JSON is one of that class with newer keys, its metadata (the
+        # hints that mark it a Gemini part) among them: it would not come back as this part.
+        name = found.__name__
+        raise FormatError(f"{key!r} is the label of {name}: build a {name} instead", path=path)
     if type(value) is dict:
         fields = respell(value, "snake")
     else:
