@@ -5,6 +5,11 @@ characters unescaped, and floats written the way orjson writes them (the standar
 ``1e-07`` becomes ``1e-7``, and numbers from 1e-5 to 1e-4 are written in fixed notation).
 `json_value` checks that a value is JSON (what orjson would accept, and no more) before it is
 written, so that both backends refuse the same things with a located error.
+
+Nesting: both backends read documents up to `JSON_DEPTH_MAX` levels deep (orjson's limit; the
+standard library's parser is given the stack it needs) and refuse deeper ones with the same
+located message. orjson writes only 255 levels; deeper values are written by the standard
+library's writer, which gives the same bytes.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from typing import Any
 
 import numpy as np
@@ -31,6 +37,7 @@ except ImportError:  # pragma: no cover - exercised by forcing the fallback in t
 
 __all__ = [
     "BACKEND",
+    "JSON_DEPTH_MAX",
     "JSON_INT_MAX",
     "JSON_INT_MIN",
     "dumps",
@@ -47,6 +54,8 @@ JSON_INT_MIN = -(2**63)
 """The smallest integer JSON readers take back (orjson's limit; the fallback refuses the same)."""
 JSON_INT_MAX = 2**64 - 1
 """The largest integer JSON readers take back."""
+JSON_DEPTH_MAX = 1024
+"""The deepest nesting of arrays and objects JSON readers take (orjson's limit)."""
 _STRING_OR_EXPONENT = re.compile(r'("(?:[^"\\]|\\.)*")|(-?\d+(?:\.\d+)?e-\d+)')
 
 
@@ -67,38 +76,83 @@ def use_backend(name: str) -> None:
 def dumps(value: Any, indent: int | None = None) -> str:
     """Write a JSON-ready value as text.
 
+    numpy scalars and arrays are written as the Python numbers and lists they hold, as
+    `json_value` copies them.
+
     Raises:
-        SerializationError: a string holds a lone surrogate (not encodable as UTF-8); the
-            message gives its location.
+        SerializationError: a part of ``value`` is not JSON (a lone surrogate, NaN or an
+            infinity, an integer outside the 64-bit range, a type JSON has no value for) or
+            it is nested too deeply for the writer; the message gives its location.
         ValueError: ``indent`` is not ``None`` or 2 (the only indentation orjson writes).
     """
     if indent not in (None, 2):
         raise ValueError(f"indent must be None or 2, got {indent!r}")
     if BACKEND == "orjson":
         try:
-            return orjson.dumps(value, option=orjson.OPT_INDENT_2 if indent else 0).decode()
-        except orjson.JSONEncodeError:
-            raise _locate_unencodable(value) from None
+            return orjson.dumps(
+                value, default=_plain_numpy, option=_INDENTED if indent else _COMPACT
+            ).decode()
+        except orjson.JSONEncodeError as error:
+            if str(error) != "Recursion limit reached":
+                raise _locate_unencodable(value) from None
+        # orjson writes 255 levels at most; the standard library writes the same bytes.
+    return _stdlib_dumps(value, indent)
+
+
+# orjson would write dates, times and dataclasses; the standard library refuses them: so do we.
+_COMPACT = (
+    0 if orjson is None else orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+)
+_INDENTED = 0 if orjson is None else _COMPACT | orjson.OPT_INDENT_2
+
+
+def _stdlib_dumps(value: Any, indent: int | None) -> str:
+    """`dumps` with the standard library, its floats rewritten the way orjson writes them."""
     separators = (",", ": ") if indent else (",", ":")
     try:
         text = json.dumps(
-            value, ensure_ascii=False, indent=indent, separators=separators, allow_nan=False
+            value,
+            ensure_ascii=False,
+            indent=indent,
+            separators=separators,
+            allow_nan=False,
+            default=_plain_numpy,
         )
         text.encode("utf-8")
-    except (ValueError, UnicodeEncodeError):
+    except (ValueError, TypeError, UnicodeEncodeError):
         raise _locate_unencodable(value) from None
-    if _LONG_NUMBER.search(text) and _find_unencodable(value, "", False) is not None:
-        raise _locate_unencodable(value)  # an integer orjson would refuse: refuse it too
+    except RecursionError:
+        raise _too_deep(value, "") from None
+    if _LONG_NUMBER.search(text):
+        found = _find_unencodable(value, "", False)
+        if found is not None:  # an integer orjson would refuse: refuse it too
+            raise found
     if "e-" in text:
         text = _STRING_OR_EXPONENT.sub(_orjson_float, text)
     return text
+
+
+def _plain_numpy(value: Any) -> Any:
+    """The writers' ``default``: a numpy value as the JSON it holds; anything else refused.
+
+    Raises:
+        TypeError: ``value`` is not numpy, or holds what JSON cannot (NaN, a longdouble that
+            is not exactly a float); the writer then locates it.
+    """
+    if isinstance(value, (np.generic, np.ndarray)):
+        try:
+            return _copy_json(_from_numpy(value))
+        except _NotJSON:
+            pass
+    raise TypeError(f"{describe_type(value)} is not a JSON value")
 
 
 def loads(text: str | bytes | bytearray | memoryview) -> Any:
     """Parse JSON text.
 
     Raises:
-        SerializationError: the text is not valid JSON; the message gives line and column.
+        SerializationError: the text is not valid JSON, or is nested more than
+            `JSON_DEPTH_MAX` levels deep; the message gives line and column.
     """
     if isinstance(text, memoryview):
         text = text.tobytes()
@@ -106,20 +160,156 @@ def loads(text: str | bytes | bytearray | memoryview) -> Any:
         try:
             return orjson.loads(text)
         except orjson.JSONDecodeError as error:
+            if error.msg == "depth limit exceeded":
+                where = f"line {error.lineno} column {error.colno} (char {error.pos})"
+                raise SerializationError(f"{_TOO_DEEP_TEXT}: {where}") from None
             raise SerializationError(f"malformed JSON: {error}") from None
     if isinstance(text, (bytes, bytearray)) and text[:3] == b"\xef\xbb\xbf":
         raise SerializationError("malformed JSON: a UTF-8 byte order mark is not JSON")
     try:
-        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+        value = _stdlib_loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise SerializationError(f"malformed JSON: {error}") from None
-    source = text if isinstance(text, str) else bytes(text).decode("utf-8", "replace")
+    except RecursionError:
+        value = _stdlib_loads_deep(text)
+    else:
+        if _may_parse_too_deep() and _deeper_than_orjson_reads(text, value):
+            raise _nested_too_deeply(_text_of(text), _first_too_deep(_text_of(text)) or 0)
+    source = _text_of(text)
     if _SURROGATE_ESCAPE.search(source) and _find_unencodable(value, "", True) is not None:
-        raise SerializationError("malformed JSON: a lone surrogate escape is not valid UTF-8")
+        raise _lone_surrogate_escape(source)
     return value
 
 
-_LONG_NUMBER = re.compile(r"\d{20}")
+def _may_parse_too_deep() -> bool:
+    """Whether the standard library's parser can go deeper than orjson reads.
+
+    Before Python 3.12 it stops at the recursion limit, each level one call; from 3.12 at
+    the C stack's limit, which may be higher.
+    """
+    return sys.version_info >= (3, 12) or sys.getrecursionlimit() > JSON_DEPTH_MAX
+
+
+def _deeper_than_orjson_reads(text: str | bytes | bytearray, value: Any) -> bool:
+    """Whether a parsed document nests more than `JSON_DEPTH_MAX` levels.
+
+    The brackets are counted first (C speed): without that many, it cannot.
+    """
+    opening = text.count("[") + text.count("{") if isinstance(text, str) else (
+        text.count(b"[") + text.count(b"{")
+    )
+    return opening > JSON_DEPTH_MAX and _depth(value) > JSON_DEPTH_MAX
+
+
+def _text_of(text: str | bytes | bytearray) -> str:
+    """The text of a document given as text or UTF-8, for locating an error in it."""
+    return text if isinstance(text, str) else bytes(text).decode("utf-8", "replace")
+
+
+def _stdlib_loads(text: str | bytes | bytearray) -> Any:
+    """The standard library's parser, refusing what orjson refuses (NaN, infinite floats)."""
+    return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+
+
+def _stdlib_loads_deep(text: str | bytes | bytearray) -> Any:
+    """Parse a document the standard library ran out of stack for, as deep as orjson reads.
+
+    A document nested deeper than `JSON_DEPTH_MAX` is refused where orjson refuses it; one
+    within the limit is parsed again with room on the stack for its depth.
+    """
+    source = _text_of(text)
+    opener = _first_too_deep(source)
+    if opener is not None:
+        raise _nested_too_deeply(source, opener)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit + JSON_DEPTH_MAX + 100)
+    try:
+        return _stdlib_loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise SerializationError(f"malformed JSON: {error}") from None
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]')
+
+
+def _first_too_deep(source: str) -> int | None:
+    """The index of the first ``[`` or ``{`` nested deeper than `JSON_DEPTH_MAX`, if any."""
+    depth = 0
+    for match in _STRING_OR_BRACKET.finditer(source):
+        mark = match.group()
+        if mark in "[{":
+            depth += 1
+            if depth > JSON_DEPTH_MAX:
+                return match.start()
+        elif mark in "]}":
+            depth -= 1
+    return None
+
+
+def _nested_too_deeply(source: str, opener: int) -> SerializationError:
+    """The error for a document nested too deeply, at the bracket that went too deep."""
+    return SerializationError(f"{_TOO_DEEP_TEXT}: {_position(source, opener + 1)}")
+
+
+_TOO_DEEP_TEXT = f"malformed JSON: nested more than {JSON_DEPTH_MAX} levels deep"
+
+
+def _position(source: str, index: int) -> str:
+    """``line L column C (char I)``, the way both parsers say where an error is."""
+    line = source.count("\n", 0, index) + 1
+    column = index - (source.rfind("\n", 0, index) + 1) + 1
+    return f"line {line} column {column} (char {index})"
+
+
+_UNICODE_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _lone_surrogate_escape(source: str) -> SerializationError:
+    """Locate the first escape of a lone surrogate, with orjson's words for it."""
+    for string in _STRING.finditer(source):
+        if "\\" not in string.group():
+            continue
+        escapes = list(_UNICODE_ESCAPE.finditer(source, string.start(), string.end()))
+        for index, escape in enumerate(escapes):
+            problem = _surrogate_problem(escapes, index)
+            if problem is not None:
+                where = _position(source, escape.start())
+                return SerializationError(f"malformed JSON: {problem} in string: {where}")
+    return SerializationError("malformed JSON: a lone surrogate escape is not valid UTF-8")
+
+
+def _surrogate_problem(escapes: list[re.Match[str]], index: int) -> str | None:
+    """What is wrong with escape ``index`` of a string, if it is part of no surrogate pair."""
+    code = _escaped_code(escapes[index])
+    previous = _escaped_code(escapes[index - 1]) if index else None
+    after_high = previous is not None and 0xD800 <= previous <= 0xDBFF and (
+        escapes[index - 1].end() == escapes[index].start()
+    )
+    if code is None or after_high:
+        return None
+    if 0xDC00 <= code <= 0xDFFF:
+        return "invalid high surrogate"
+    if not 0xD800 <= code <= 0xDBFF:
+        return None
+    following = escapes[index + 1] if index + 1 < len(escapes) else None
+    if following is None or following.start() != escapes[index].end():
+        return "no low surrogate"
+    low = _escaped_code(following)
+    if low is None or not 0xDC00 <= low <= 0xDFFF:
+        return "invalid low surrogate"
+    return None
+
+
+def _escaped_code(escape: re.Match[str]) -> int | None:
+    r"""The code unit a ``\uXXXX`` escape gives; ``None`` for another escape (``\n``)."""
+    digits = escape.group(1)
+    return None if digits is None else int(digits, 16)
+
+
+_LONG_NUMBER = re.compile(r"\d{19}")  # -2**63 - 1 has 19 digits, 2**64 has 20
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
@@ -141,17 +331,21 @@ def json_value(value: Any, path: str) -> Any:
     JSON values are dicts with string keys, lists, strings, booleans, ``None``, integers
     in the 64-bit range and finite floats. numpy scalars and arrays are taken too and copied
     as the numbers, booleans, strings and lists they hold (``.item()`` / ``.tolist()``), so
-    what a data pipeline hands over is written as JSON readers read it.
+    what a data pipeline hands over is written as JSON readers read it; a ``longdouble`` is
+    taken as the float it equals exactly, and refused when no float does.
 
     Raises:
-        SerializationError: a part of ``value`` is not JSON; the message names its path,
-            e.g. ``metadata["when"]: datetime is not a JSON value``.
+        SerializationError: a part of ``value`` is not JSON, or it is nested too deeply to
+            be walked; the message names its path, e.g.
+            ``metadata["when"]: datetime is not a JSON value``.
     """
     try:
         return _copy_json(value)
     except _NotJSON:
         where, detail, _ = _locate_not_json(value, path)
         raise SerializationError(detail, path=where) from None
+    except RecursionError:
+        raise _too_deep(value, path) from None
 
 
 def model_json_value(value: Any, path: str) -> Any:
@@ -161,12 +355,15 @@ def model_json_value(value: Any, path: str) -> Any:
         InvalidTypeError: a part of ``value`` is of a type JSON cannot hold (a ``datetime``,
             a ``tuple``, a key that is not a ``str``); the message names its path.
         InvalidValueError: a number JSON cannot hold (NaN, infinities, an integer outside
-            the 64-bit range), or a string with a lone surrogate.
+            the 64-bit range), a string with a lone surrogate, or a value nested too deeply
+            to be walked (a `SerializationError`).
     """
     try:
         return _copy_model_json(value)
     except (_NotJSON, UnicodeEncodeError):
         pass
+    except RecursionError:
+        raise _too_deep(value, path) from None
     try:
         copied = _copy_json(value)
     except _NotJSON:
@@ -238,8 +435,32 @@ def _copy_model_json(value: Any) -> Any:
 
 
 def _from_numpy(value: np.generic | np.ndarray[Any, Any]) -> Any:
-    """A numpy scalar or array as the plain Python value(s) it holds."""
-    return value.tolist() if isinstance(value, np.ndarray) else value.item()
+    """A numpy scalar or array as the plain Python value(s) it holds.
+
+    A ``longdouble`` (whose ``.item()`` is a ``longdouble`` again) becomes the float it
+    equals exactly; NaN stays NaN, for the callers to refuse as NaN.
+
+    Raises:
+        _NotJSON: a ``longdouble`` that no float equals, or a scalar numpy gives back as a
+            numpy value (``clongdouble``), which no JSON value holds.
+    """
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    plain = value.item()
+    if not isinstance(plain, np.generic):
+        return plain
+    if isinstance(plain, np.longdouble):
+        number = float(plain)
+        if number == plain or math.isnan(number):
+            return number
+    raise _NotJSON
+
+
+def _numpy_detail(value: np.generic | np.ndarray[Any, Any]) -> str:
+    """Why `_from_numpy` refused a numpy scalar."""
+    if isinstance(value, np.longdouble):
+        return f"numpy.longdouble {value!s} is not exactly a float, which JSON readers read"
+    return f"{describe_type(value)} is not a JSON value"
 
 
 def _locate_not_json(value: Any, path: str) -> tuple[str, str, bool]:
@@ -249,7 +470,11 @@ def _locate_not_json(value: Any, path: str) -> tuple[str, str, bool]:
     """
     kind = type(value)
     if isinstance(value, (np.generic, np.ndarray)):
-        return _locate_not_json(_from_numpy(value), path)
+        try:
+            plain = _from_numpy(value)
+        except _NotJSON:
+            return path, _numpy_detail(value), not isinstance(value, np.longdouble)
+        return _locate_not_json(plain, path)
     if kind is dict:
         for key, item in value.items():
             if type(key) is not str:
@@ -287,8 +512,33 @@ def _orjson_float(match: re.Match[str]) -> str:
 
 def _locate_unencodable(value: Any) -> SerializationError:
     """Say where the first value that JSON cannot carry is, and what it is."""
-    found = _find_unencodable(value, "", False)
+    try:
+        found = _find_unencodable(value, "", False)
+    except RecursionError:
+        return _too_deep(value, "")
     return found or SerializationError(f"{describe_type(value)} cannot be written as JSON")
+
+
+def _too_deep(value: Any, path: str) -> SerializationError:
+    """The error for a value nested too deeply to be walked or written, with its depth."""
+    return SerializationError(
+        f"nested {_depth(value)} levels deep, too deeply for Python's recursion limit", path=path
+    )
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and dicts nest in ``value`` (0 for a scalar), without recursing."""
+    deepest = 0
+    pending = [(value, 1)]
+    while pending:
+        item, level = pending.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        elif not isinstance(item, (list, tuple)):
+            continue
+        deepest = max(deepest, level)
+        pending.extend((inner, level + 1) for inner in item)
+    return deepest
 
 
 # Below these keys the values are free JSON, located as ["key"] rather than .field.
@@ -321,9 +571,17 @@ def _find_unencodable(value: Any, path: str, free: bool) -> SerializationError |
             )
             if found is not None:
                 return found
-    elif kind is list:
+    elif kind is list or kind is tuple:
         for index, item in enumerate(value):
             found = _find_unencodable(item, f"{path}[{index}]", free)
             if found is not None:
                 return found
+    elif isinstance(value, (np.generic, np.ndarray)):
+        try:
+            plain = _from_numpy(value)
+        except _NotJSON:
+            return SerializationError(_numpy_detail(value), path=path)
+        return _find_unencodable(plain, path, free)
+    elif not isinstance(value, (str, int, float, dict, list, tuple)) and value is not None:
+        return SerializationError(f"{describe_type(value)} is not a JSON value", path=path)
     return None
