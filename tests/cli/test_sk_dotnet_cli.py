@@ -93,8 +93,9 @@ TOOL_LOOP_AS_PYTHON = {"messages": [
         {"metadata": {}, "content_type": "function_call", "id": "call_1", "name": "math-Add",
          "function_name": "Add", "plugin_name": "math",
          "arguments": {"a": 2, "b": 3, "options": {"round": True, "tags": ["x", None]}}},
-        {"metadata": {}, "content_type": "function_call", "id": "call_2", "name": "time-now",
-         "function_name": "now", "plugin_name": "time"},
+        # .NET's FunctionName "time-now" without a plugin is one name: never split (ad4ca7d).
+        {"metadata": {}, "content_type": "function_call", "id": "call_2",
+         "function_name": "time-now"},
         {"metadata": {}, "content_type": "function_call", "name": "noop",
          "function_name": "noop", "arguments": {}}]},
     {"metadata": {}, "content_type": "message", "role": "tool", "items": [
@@ -102,8 +103,7 @@ TOOL_LOOP_AS_PYTHON = {"messages": [
          "name": "math-Add", "function_name": "Add", "plugin_name": "math"},
         # Python Semantic Kernel holds a result as text: a dict is written as its repr.
         {"metadata": {}, "content_type": "function_result", "id": "call_2",
-         "result": "{'zone': 'Europe/Paris', 'hour': 14}", "name": "time-now",
-         "function_name": "now", "plugin_name": "time"},
+         "result": "{'zone': 'Europe/Paris', 'hour': 14}", "function_name": "time-now"},
         {"metadata": {}, "content_type": "function_result", "function_name": "noop"}]},
     {"metadata": {}, "content_type": "message", "role": "assistant", "name": "helper", "items": [
         {"metadata": {}, "content_type": "reasoning", "text": ""},
