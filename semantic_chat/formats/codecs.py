@@ -24,6 +24,7 @@ __all__ = [
     "codecs_for",
     "register_decoder",
     "register_encoder",
+    "run_decoder",
     "run_encoder",
     "unregister_decoder",
     "unregister_encoder",
@@ -148,20 +149,7 @@ class PluginCodecs:
         decode = self.decoders.get(part.get("type"))  # type: ignore[arg-type]
         if decode is None:
             return None
-        try:
-            item = decode(part)
-        except SemanticChatError as error:
-            raise error.at(path) from None
-        except Exception as error:
-            what = f"the decoder for part type {part['type']!r}"
-            raise _plugin_failed(what, error, path) from error
-        if not isinstance(item, KernelContent):
-            raise FormatError(
-                f"the decoder for part type {part['type']!r} returned {describe_type(item)}, "
-                "expected an item",
-                path=path,
-            )
-        return item
+        return run_decoder(decode, part, f"part type {part['type']!r}", path)
 
 
 def run_encoder(
@@ -182,6 +170,29 @@ def run_encoder(
         raise error.at(path) from None
     except Exception as error:
         raise _plugin_failed(f"the encoder for {type(item).__qualname__}", error, path) from error
+
+
+def run_decoder(
+    decode: Callable[[dict[str, Any]], KernelContent], part: dict[str, Any], kind: str, path: str
+) -> KernelContent:
+    """The item a plugin's decoder reads from ``part`` (of ``kind``: ``part type 'x'``).
+
+    Raises:
+        FormatError: the decoder returned something other than an item, or raised (the
+            original chained); a library error it raised is located at ``path`` instead.
+    """
+    try:
+        item = decode(part)
+    except SemanticChatError as error:
+        raise error.at(path) from None
+    except Exception as error:
+        raise _plugin_failed(f"the decoder for {kind}", error, path) from error
+    if not isinstance(item, KernelContent):
+        raise FormatError(
+            f"the decoder for {kind} returned {describe_type(item)}, expected an item",
+            path=path,
+        )
+    return item
 
 
 def _plugin_failed(what: str, error: Exception, path: str) -> FormatError:

@@ -37,6 +37,8 @@ def _forget_codecs():
         formats.unregister_encoder(name, ReelContent)
     formats.unregister_decoder("openai-chat", "reel")
     formats.unregister_decoder("openai-responses", "reel")
+    formats.unregister_decoder("gemini", "reel")
+    formats.unregister_decoder("sk-dotnet", "ReelContent")
 
 
 def _history() -> ChatHistory:
@@ -46,7 +48,10 @@ def _history() -> ChatHistory:
     ])
 
 
-@pytest.mark.parametrize("name", ["openai-chat", "openai-responses", "anthropic"])
+WRITERS = ["openai-chat", "openai-responses", "anthropic", "gemini", "sk-dotnet"]
+
+
+@pytest.mark.parametrize("name", WRITERS)
 def test_an_encoder_that_raises_is_located_and_chained(name):
     formats.register_encoder(name, ReelContent, _broken_encoder)
     with pytest.raises(FormatError) as raised:
@@ -57,7 +62,7 @@ def test_an_encoder_that_raises_is_located_and_chained(name):
     assert type(raised.value.__cause__) is AttributeError
 
 
-@pytest.mark.parametrize("name", ["openai-chat", "openai-responses", "anthropic"])
+@pytest.mark.parametrize("name", WRITERS)
 def test_a_library_error_an_encoder_raises_is_located_at_the_item(name):
     formats.register_encoder(name, ReelContent, _refusing_encoder)
     with pytest.raises(InvalidValueError) as raised:
@@ -73,6 +78,26 @@ def test_a_decoder_that_raises_is_located_and_chained():
         formats.get("openai-chat").from_payload(payload)
     assert str(raised.value) == (
         "messages[0].content[1]: the decoder for part type 'reel' raised KeyError: 'link'")
+    assert type(raised.value.__cause__) is KeyError
+
+
+def test_a_gemini_decoder_that_raises_is_located_and_chained():
+    formats.register_decoder("gemini", "reel", lambda part: ReelContent(part["reel"]["link"]))
+    payload = [{"role": "user", "parts": [{"text": "see"}, {"reel": {"url": "r.mp4"}}]}]
+    with pytest.raises(FormatError) as raised:
+        formats.get("gemini").from_payload(payload)
+    assert str(raised.value) == (
+        "contents[0].parts[1]: the decoder for part type 'reel' raised KeyError: 'link'")
+    assert type(raised.value.__cause__) is KeyError
+
+
+def test_a_dotnet_decoder_that_raises_is_located_and_chained():
+    formats.register_decoder("sk-dotnet", "ReelContent", lambda part: ReelContent(part["Link"]))
+    payload = [{"Role": {"Label": "user"}, "Items": [{"$type": "ReelContent", "Url": "r"}]}]
+    with pytest.raises(FormatError) as raised:
+        formats.get("sk-dotnet").from_payload(payload)
+    assert str(raised.value) == (
+        "[0].Items[0]: the decoder for $type 'ReelContent' raised KeyError: 'Link'")
     assert type(raised.value.__cause__) is KeyError
 
 

@@ -63,6 +63,7 @@ from ...trusted import (
     new_text,
     new_text_message,
 )
+from ..codecs import run_decoder
 from ..wire import compact_json, report_unread
 from .shared import (
     DATA_KEYS,
@@ -1019,17 +1020,7 @@ def _unknown(key: str, value: Any, path: str, hints: dict[str, Any]) -> UnknownC
 
 def _decode(decode: Any, key: str, part: dict[str, Any], path: str) -> KernelContent:
     """A part read by the plugin decoder registered for its data key."""
-    try:
-        item = decode(respell(part, "snake"))
-    except SemanticChatError as error:
-        raise error.at(path) from None
-    if not isinstance(item, KernelContent):
-        raise FormatError(
-            f"the decoder for part type {key!r} returned {describe_type(item)}, "
-            "expected an item",
-            path=path,
-        )
-    return item
+    return run_decoder(decode, respell(part, "snake"), f"part type {key!r}", path)
 
 
 # --- small readers --------------------------------------------------------------------------

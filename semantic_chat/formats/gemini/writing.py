@@ -33,6 +33,7 @@ from ...jsoncodec import json_value
 from ...labels import AuthorRole
 from ...media import guess_mime_type, normalize_mime_type
 from ...message import ChatMessageContent
+from ..codecs import run_encoder
 from ..wire import (
     OnUnsupported,
     compact_json,
@@ -666,7 +667,7 @@ def _encoded(encode: Any, item: KernelContent, path: str, keys: _Keys) -> dict[s
     Raises:
         FormatError: the encoder returned something other than a non-empty dict.
     """
-    part = encode(item)
+    part = run_encoder(encode, item, path)
     if type(part) is not dict or not part:
         got = "an empty dict" if type(part) is dict else describe_type(part)
         raise FormatError(

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...contents import KernelContent
-from ...errors import FormatError, SemanticChatError, describe_type
+from ...errors import FormatError, describe_type
 from ...media import normalize_mime_type
-from ..codecs import PluginCodecs
+from ..codecs import PluginCodecs, run_decoder, run_encoder
 from ..wire import HINT_KEYS
 
 __all__ = [
@@ -77,7 +77,7 @@ class DotnetCodecs(PluginCodecs):
         encode = self.encoder_for(item)
         if encode is None:
             return None
-        part = encode(item)
+        part = run_encoder(encode, item, path)
         if type(part) is not dict or not isinstance(part.get(TYPE), str):
             got = "a dict without a str '$type'" if isinstance(part, dict) else describe_type(part)
             raise FormatError(
@@ -98,17 +98,7 @@ class DotnetCodecs(PluginCodecs):
         decode = self.decoders.get(kind) if isinstance(kind, str) else None
         if decode is None:
             return None
-        try:
-            item = decode(part)
-        except SemanticChatError as error:
-            raise error.at(path) from None
-        if not isinstance(item, KernelContent):
-            raise FormatError(
-                f"the decoder for $type {kind!r} returned {describe_type(item)}, "
-                "expected an item",
-                path=path,
-            )
-        return item
+        return run_decoder(decode, part, f"$type {kind!r}", path)
 
 
 codecs = DotnetCodecs(NAME, FORMAT, BUILT_IN)
