@@ -40,6 +40,7 @@ from ..jsoncodec import json_value
 from ..message import ChatMessageContent
 from ..usage import Usage
 from ..validation import check_stored
+from .codecs import PluginCodecs
 
 __all__ = [
     "ERROR_MARK",
@@ -61,6 +62,7 @@ __all__ = [
     "lost_hint_fields",
     "lost_metadata",
     "lost_signatures",
+    "lost_subclass_fields",
     "object_arguments",
     "parse_object_arguments",
     "policy",
@@ -298,8 +300,13 @@ def report_metadata(
     path: str,
     format_name: str,
     on_unsupported: OnUnsupported | None,
+    *,
+    codecs: PluginCodecs | None = None,
 ) -> None:
-    """Report the metadata of a message, then of each of its items, that no hints hold.
+    """Report the metadata of a message and its items that no hints hold, and plugin fields.
+
+    The fields are those a plugin's subclass of a built-in item adds (`lost_subclass_fields`);
+    ``codecs`` are the format's, whose encoders write their items whole.
 
     Raises:
         UnsupportedContentError: there is such a key and ``on_unsupported`` is ``"error"``.
@@ -307,7 +314,54 @@ def report_metadata(
     lost_metadata(message, path, format_name, on_unsupported)
     lost_hint_fields(message, path, format_name, on_unsupported)
     for index, item in items:
-        lost_metadata(item, f"{path}.items[{index}]", format_name, on_unsupported)
+        where = f"{path}.items[{index}]"
+        lost_metadata(item, where, format_name, on_unsupported)
+        if not type(item).__module__.startswith(_LIBRARY):  # a plugin's class
+            lost_subclass_fields(item, where, format_name, on_unsupported, codecs)
+
+
+_LIBRARY = "semantic_chat."
+
+
+def lost_subclass_fields(
+    item: KernelContent,
+    where: str,
+    format_name: str,
+    on_unsupported: OnUnsupported | None,
+    codecs: PluginCodecs | None,
+) -> None:
+    """Report the fields a plugin's subclass of a built-in item adds, when they are set.
+
+    The writer writes such an item as the built-in class it is (a ``NoteContent(TextContent)``
+    as a text), which has no place for them. An item its plugin encoder writes is not
+    concerned.
+
+    Raises:
+        UnsupportedContentError: such a field is set and ``on_unsupported`` is ``"error"``.
+    """
+    cls = type(item)
+    if codecs is not None and codecs.encoder_for(item) is not None:
+        return
+    base = next((c for c in cls.__mro__ if c.__module__.startswith(_LIBRARY)), None)
+    if base is None or not attrs.has(cls) or not attrs.has(base):
+        return
+    known = {field.name for field in attrs.fields(base)}
+    for field in attrs.fields(cls):
+        if field.name in known or not field.init:
+            continue
+        value = getattr(item, field.name)
+        default = field.default
+        if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+            default = default.factory(item) if default.takes_self else default.factory()
+        try:
+            unchanged = bool(value == default)
+        except Exception:  # a value that cannot be compared (an array): it is set
+            unchanged = False
+        if unchanged:
+            continue
+        name = field.alias or field.name
+        what = f"the field {name!r} of {cls.__qualname__} (written as {base.__qualname__})"
+        unsupported_field(on_unsupported, format_name, f"{where}.{name}", what)
 
 
 def lost_hint_fields(

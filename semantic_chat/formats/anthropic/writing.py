@@ -686,7 +686,7 @@ def _write_message(
     if role not in ("user", "assistant", "tool") and role not in _INSTRUCTION_ROLES:
         raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
     items = stored_items(message, path)
-    report_metadata(message, items, path, FORMAT, on_unsupported)
+    report_metadata(message, items, path, FORMAT, on_unsupported, codecs=codecs)
     if message.name is not None:
         unsupported_field(on_unsupported, FORMAT, f"{path}.name", f"the name of a {role} message")
     hints = get_hints(message, HINTS)

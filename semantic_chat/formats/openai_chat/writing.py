@@ -216,7 +216,7 @@ def _write_message(
     if role not in ROLES:
         raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
     items = stored_items(message, path)
-    report_metadata(message, items, path, FORMAT, on_unsupported)
+    report_metadata(message, items, path, FORMAT, on_unsupported, codecs=codecs)
     hints = get_hints(message, HINTS)
     results = [(i, item) for i, item in items if isinstance(item, FunctionResultContent)]
     if role in ("tool", "function") and message.name is not None:

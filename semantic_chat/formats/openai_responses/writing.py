@@ -171,7 +171,7 @@ class _Writer:
         if self.message.name is not None:
             what = f"the name of {_a(self.role)} message"
             unsupported_field(self.on_unsupported, FORMAT, f"{self.path}.name", what)
-        report_metadata(self.message, items, self.path, FORMAT, self.on_unsupported)
+        report_metadata(self.message, items, self.path, FORMAT, self.on_unsupported, codecs=codecs)
 
     def _is_part(self, item: KernelContent) -> bool:
         return isinstance(item, (ImageContent, FileContent)) or (

@@ -36,6 +36,7 @@ from ..wire import (
     get_hints,
     lost_hint_fields,
     lost_signatures,
+    lost_subclass_fields,
     parse_object_arguments,
     policy,
     stored_items,
@@ -202,6 +203,8 @@ def write_item(
     encoded = codecs.encode(item, path)
     if encoded is not None:
         return encoded
+    if not type(item).__module__.startswith("semantic_chat."):  # a plugin's subclass
+        lost_subclass_fields(item, path, FORMAT, on_unsupported, None)
     hints = get_hints(item, HINTS)
     out: dict[str, Any]
     if isinstance(item, (TextContent, ReasoningContent)):
