@@ -378,6 +378,8 @@ def _write_result(
                 unsupported(
                     on_unsupported, FORMAT, f"{path}.result[{index}]", element, "in a tool result"
                 )
+        if not content:  # every part left out: the API refuses an empty list, takes ""
+            content = ""
     else:
         content = compact_json(result, f"{path}.result")
     if item.is_error:
