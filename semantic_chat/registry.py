@@ -72,7 +72,7 @@ class TypeRegistry(Mapping[_K, type[_T]], Generic[_K, _T]):
                 f"no class is registered under {self._what} {key!r} (registered: {known})",
                 path=key,
             )
-        if _is_builtin(current):
+        if is_builtin(current):
             raise RegistrationError(
                 f"{self._what} {key!r} belongs to the built-in "
                 f"{current.__module__}.{current.__qualname__}, which cannot be unregistered",
@@ -102,7 +102,7 @@ class TypeRegistry(Mapping[_K, type[_T]], Generic[_K, _T]):
         return f"TypeRegistry({self._what}: {names})"
 
 
-def _is_builtin(cls: type) -> bool:
+def is_builtin(cls: type) -> bool:
     """Whether ``cls`` is one of this library's own classes (not a plugin's)."""
     return cls.__module__.partition(".")[0] == "semantic_chat"
 

@@ -27,7 +27,7 @@ import attrs
 
 from ..errors import RegistrationError
 from ..labels import ContentType
-from ..registry import TypeRegistry
+from ..registry import TypeRegistry, is_builtin
 from ..validation import check_metadata
 from .metadata import fields_repr, metadata_key, written_by_attrs
 
@@ -99,7 +99,7 @@ class KernelContent:
 
 def _refuse_tag_fields(cls: type) -> None:
     """Refuse a plugin field written as ``type``: it would overwrite the item's label in JSON."""
-    if cls.__module__.partition(".")[0] == "semantic_chat":  # UnknownContent keeps its label
+    if is_builtin(cls):  # UnknownContent keeps its label
         return
     for field in attrs.fields(cls):
         if "type" in (field.name, field.alias):

@@ -18,6 +18,7 @@ from ..errors import (
     SemanticChatError,
     describe_type,
 )
+from ..registry import is_builtin
 
 __all__ = [
     "PluginCodecs",
@@ -66,7 +67,7 @@ class PluginCodecs:
             shown = given.__qualname__ if isinstance(given, type) else describe_type(given)
             expected = "a content class (a KernelContent subclass)"
             raise InvalidTypeError.mismatch("cls", expected, shown)
-        if _is_builtin(cls):
+        if is_builtin(cls):
             raise InvalidTypeError(
                 f"{cls.__qualname__} is built in: {self.format_title} writes it itself "
                 "(register an encoder for a class of your own)",
@@ -270,7 +271,3 @@ def unregister_decoder(format_name: str, part_type: str) -> None:
     """
     codecs_for(format_name).unregister_decoder(part_type)
 
-
-def _is_builtin(cls: type) -> bool:
-    module = cls.__module__
-    return module == "semantic_chat" or module.startswith("semantic_chat.")

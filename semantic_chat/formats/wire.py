@@ -38,6 +38,7 @@ from ..errors import (
 )
 from ..jsoncodec import json_value
 from ..message import ChatMessageContent
+from ..registry import is_builtin
 from ..usage import Usage
 from ..validation import check_stored
 from .codecs import PluginCodecs
@@ -316,11 +317,9 @@ def report_metadata(
     for index, item in items:
         where = f"{path}.items[{index}]"
         lost_metadata(item, where, format_name, on_unsupported)
-        if not type(item).__module__.startswith(_LIBRARY):  # a plugin's class
+        if not is_builtin(type(item)):  # a plugin's class
             lost_subclass_fields(item, where, format_name, on_unsupported, codecs)
 
-
-_LIBRARY = "semantic_chat."
 
 
 def lost_subclass_fields(
@@ -342,7 +341,7 @@ def lost_subclass_fields(
     cls = type(item)
     if codecs is not None and codecs.encoder_for(item) is not None:
         return
-    base = next((c for c in cls.__mro__ if c.__module__.startswith(_LIBRARY)), None)
+    base = next((c for c in cls.__mro__ if is_builtin(c)), None)
     if base is None or not attrs.has(cls) or not attrs.has(base):
         return
     known = {field.name for field in attrs.fields(base)}

@@ -30,6 +30,7 @@ from ...contents.metadata import peek_metadata
 from ...errors import FormatError, describe_type
 from ...history import ChatHistory
 from ...message import ChatMessageContent
+from ...registry import is_builtin
 from ..sk_python.shared import REASONING_LOSSES, given_name, report_options
 from ..wire import (
     OnUnsupported,
@@ -203,7 +204,7 @@ def write_item(
     encoded = codecs.encode(item, path)
     if encoded is not None:
         return encoded
-    if not type(item).__module__.startswith("semantic_chat."):  # a plugin's subclass
+    if not is_builtin(type(item)):  # a plugin's subclass
         lost_subclass_fields(item, path, FORMAT, on_unsupported, None)
     hints = get_hints(item, HINTS)
     out: dict[str, Any]
