@@ -181,13 +181,11 @@ def convert_shard(job: Job, source: str, target: str, skip_invalid: bool) -> Sha
     try:
         with contextlib.ExitStack() as stack:
             out: Any = stack.enter_context(atomic.atomic_write(Path(target)))
-            rows = None
-            if target.endswith(".parquet"):
-                from .parquet import ParquetLines  # noqa: PLC0415 - pyarrow, only for Parquet
+            if target.endswith(".parquet"):  # closed (or abandoned) before the rename
+                from .parquet import parquet_lines  # noqa: PLC0415 - pyarrow, only for Parquet
 
                 pq = _import("pyarrow.parquet", "--to parquet needs pyarrow", "parquet")
-                out = rows = ParquetLines(out, pq)
-                stack.push(_abandon_on_error(rows))  # before the temporary file is removed
+                out = stack.enter_context(parquet_lines(out, pq))
             for lines in _read_records(path, stack):
                 for outcome in run_chunk(job, lines):
                     if outcome.trace:
@@ -206,28 +204,11 @@ def convert_shard(job: Job, source: str, target: str, skip_invalid: bool) -> Sha
                     assert outcome.data is not None, "a job with a target writes every record"
                     out.write(outcome.data)
                     converted += 1
-            if rows is not None:  # the last row group and the footer, before the rename
-                rows.close()
     except _Stopped as stopped:
         return ShardResult(
             path.name, converted, skipped, dropped, tuple(messages), str(stopped)
         )
     return ShardResult(path.name, converted, skipped, dropped, tuple(messages))
-
-
-def _abandon_on_error(rows: Any) -> Any:
-    """An exit callback that closes a Parquet writer unwritten when the shard stops.
-
-    Left open, pyarrow's writer would be closed by the garbage collector into the removed
-    temporary file (``Exception ignored in: ParquetWriter.__del__``).
-    """
-
-    def leave(kind: type[BaseException] | None, *_: object) -> bool:
-        if kind is not None:
-            rows.abandon()
-        return False
-
-    return leave
 
 
 def _read_records(path: Path, stack: contextlib.ExitStack) -> Iterator[list[tuple[int, bytes]]]:

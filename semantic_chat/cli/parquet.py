@@ -122,11 +122,22 @@ def parquet_output(target: Path | None) -> Iterator[ParquetLines]:
         raise CommandError(
             "--to parquet needs pyarrow: pip install 'semantic_chat[parquet]'"
         ) from None
-    with atomic_output(target) as handle:
-        lines = ParquetLines(handle, parquet)
-        try:
-            yield lines
-            lines.close()  # inside: a last row group that fails is abandoned like the rest
-        except BaseException:
-            lines.abandon()
-            raise
+    with atomic_output(target) as handle, parquet_lines(handle, parquet) as lines:
+        yield lines
+
+
+@contextlib.contextmanager
+def parquet_lines(handle: Any, parquet: Any) -> Iterator[ParquetLines]:
+    """`ParquetLines` into ``handle``, closed at the end or abandoned on an error.
+
+    Closed inside, a last row group that fails is abandoned like the rest; abandoned, the
+    writer is not left for the garbage collector to close into a removed temporary file
+    (``Exception ignored in: ParquetWriter.__del__``).
+    """
+    lines = ParquetLines(handle, parquet)
+    try:
+        yield lines
+        lines.close()
+    except BaseException:
+        lines.abandon()
+        raise
