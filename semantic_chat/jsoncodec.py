@@ -527,18 +527,19 @@ def _too_deep(value: Any, path: str) -> SerializationError:
 
 
 def _depth(value: Any) -> int:
-    """How deeply lists and dicts nest in ``value`` (0 for a scalar), without recursing."""
-    deepest = 0
-    pending = [(value, 1)]
-    while pending:
-        item, level = pending.pop()
-        if isinstance(item, dict):
-            item = list(item.values())
-        elif not isinstance(item, (list, tuple)):
-            continue
-        deepest = max(deepest, level)
-        pending.extend((inner, level + 1) for inner in item)
-    return deepest
+    """How deeply lists and dicts nest in ``value`` (0 for a scalar), without recursing.
+
+    One level at a time: only the containers of a level are kept for the next.
+    """
+    depth, level = 0, [value]
+    while True:
+        containers = [each for each in level if isinstance(each, (dict, list, tuple))]
+        if not containers:
+            return depth
+        depth += 1
+        level = []
+        for container in containers:
+            level.extend(container.values() if isinstance(container, dict) else container)
 
 
 # Below these keys the values are free JSON, located as ["key"] rather than .field.
