@@ -56,7 +56,8 @@ JSON_INT_MAX = 2**64 - 1
 """The largest integer JSON readers take back."""
 JSON_DEPTH_MAX = 1024
 """The deepest nesting of arrays and objects JSON readers take (orjson's limit)."""
-_STRING_OR_EXPONENT = re.compile(r'("(?:[^"\\]|\\.)*")|(-?\d+(?:\.\d+)?e-\d+)')
+_QUOTED = r'"(?:[^"\\]|\\.)*"'  # a JSON string, escapes included
+_STRING_OR_EXPONENT = re.compile(rf"({_QUOTED})|(-?\d+(?:\.\d+)?e-\d+)")
 
 
 def use_backend(name: str) -> None:
@@ -141,7 +142,7 @@ def _plain_numpy(value: Any) -> Any:
     """
     if isinstance(value, (np.generic, np.ndarray)):
         try:
-            return _copy_json(_from_numpy(value))
+            return _copy_json(value)
         except _NotJSON:
             pass
     raise TypeError(f"{describe_type(value)} is not a JSON value")
@@ -231,7 +232,7 @@ def _stdlib_loads_deep(text: str | bytes | bytearray) -> Any:
         sys.setrecursionlimit(limit)
 
 
-_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]')
+_STRING_OR_BRACKET = re.compile(rf"{_QUOTED}|[\[{{]|[\]}}]")
 
 
 def _first_too_deep(source: str) -> int | None:
@@ -264,7 +265,7 @@ def _position(source: str, index: int) -> str:
 
 
 _UNICODE_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)")
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_STRING = re.compile(_QUOTED)
 
 
 def _lone_surrogate_escape(source: str) -> SerializationError:

@@ -9,7 +9,7 @@ import attrs
 from .errors import InvalidTypeError, InvalidValueError, describe_type
 from .validation import check_int_range, check_json
 
-__all__ = ["USAGE_KEYS", "USAGE_KEYS_IN_ORDER", "Usage", "UsageWithUnknownKeys"]
+__all__ = ["Usage", "UsageWithUnknownKeys"]
 
 
 def _add_optional(left: int | None, right: int | None) -> int | None:

@@ -31,7 +31,6 @@ __all__ = [
     "Hook",
     "checked",
     "checked_writer",
-    "describe_value_type",
     "drop_empty_metadata",
     "finite_float_writer",
     "holds_float",
@@ -167,12 +166,12 @@ def checked_writer(annotation: Any, field: str) -> Callable[[Any], Any] | None:
     def write(value: Any) -> Any:
         if type(value) in accepted:
             return value
-        raise SerializationError.mismatch(field, expected, describe_value_type(value))
+        raise SerializationError.mismatch(field, expected, _describe_value_type(value))
 
     return write
 
 
-def describe_value_type(value: Any) -> str:
+def _describe_value_type(value: Any) -> str:
     """`describe_type`, with the module for a type named as a builtin is (``numpy.bool_``)."""
     kind = type(value)
     name = kind.__qualname__
