@@ -25,6 +25,7 @@ from ..contents import (
     BinaryContent,
     Citation,
     FunctionCallContent,
+    ImageContent,
     KernelContent,
     TextContent,
 )
@@ -37,6 +38,7 @@ from ..errors import (
     describe_type,
 )
 from ..jsoncodec import json_value
+from ..media import canonical_mime_type
 from ..message import ChatMessageContent
 from ..registry import is_builtin
 from ..usage import Usage
@@ -49,16 +51,19 @@ __all__ = [
     "HINT_KEYS",
     "MEANINGFUL_HINT_FIELDS",
     "SIGNED_HINTS",
+    "WEB_IMAGE_TYPES",
     "ConversionWarning",
     "OnUnsupported",
     "arguments_text",
     "as_plain",
+    "binary_from_base64",
     "binary_from_data_url",
     "collect_losses",
     "compact_json",
     "data_url",
     "error_output",
     "get_hints",
+    "image_type_refused",
     "lose",
     "lost_hint_fields",
     "lost_metadata",
@@ -667,16 +672,54 @@ def data_url(item: BinaryContent) -> str:
 def binary_from_data_url(cls: type[_B], url: str, path: str, **fields: Any) -> _B:
     """Build a binary item from a ``data:`` URL, keeping base64 undecoded until it is read.
 
+    Strict base64 is kept as it is; a URL that is not is read as the constructors read one
+    (``ImageContent(uri=...)``: `semantic_chat.media.parse_data_uri` drops the line breaks
+    MIME encoders wrap base64 with, and percent-escapes). Only the failing case pays for it.
+
     Raises:
-        FormatError: the URL is not a valid base64 ``data:`` URL.
+        FormatError: the URL cannot be read either way (the strict reading's reason for a
+            base64 one), located at ``path``.
     """
     header, comma, payload = url.partition(",")
-    try:
-        if comma and header.endswith(";base64") and header[:5] == "data:":
+    strict: ValueError | None = None
+    if comma and header.endswith(";base64") and header[:5] == "data:":
+        try:
             return cls.from_base64(payload, mime_type=header[5:-7] or "text/plain", **fields)
+        except ValueError as error:
+            strict = error
+    try:
         return cls.from_data_uri(url, **fields)
     except ValueError as error:
-        raise FormatError(str(error), path=path) from None
+        raise FormatError(str(strict or error), path=path) from None
+
+
+def binary_from_base64(cls: type[_B], text: str, mime_type: str, path: str, **fields: Any) -> _B:
+    """``cls.from_base64`` with a bad base64 text refused at ``path`` (``...input_audio.data``).
+
+    Raises:
+        FormatError: the text is not strict base64, located at ``path``.
+    """
+    try:
+        return cls.from_base64(text, mime_type=mime_type, **fields)
+    except ValueError as error:
+        raise FormatError(getattr(error, "detail", str(error)), path=path) from None
+
+
+WEB_IMAGE_TYPES = frozenset(("image/jpeg", "image/png", "image/gif", "image/webp"))
+"""The image types OpenAI's and Anthropic's APIs take as data, as `canonical_mime_type`
+names them (a writer's quick path compares an item's type with it as it is held)."""
+
+
+def image_type_refused(item: ImageContent) -> str | None:
+    """Why OpenAI or Anthropic cannot take an image's bytes (``of type image/bmp (...)``).
+
+    ``None`` when they can. The type is compared by its registered name, so ``image/jpg`` and
+    ``IMAGE/PNG`` pass; the reason is worded for `unsupported`.
+    """
+    bare = canonical_mime_type(item.mime_type or "")
+    if bare in WEB_IMAGE_TYPES:
+        return None
+    return f"of type {bare or 'unknown'} (JPEG, PNG, GIF or WebP only)"
 
 _YOUTUBE_HOSTS = frozenset(("youtube.com", "www.youtube.com", "m.youtube.com", "youtu.be"))
 

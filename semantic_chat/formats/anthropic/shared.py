@@ -12,6 +12,7 @@ from typing import Any
 from ...labels import FinishReason
 from ...usage import Usage
 from ..codecs import PluginCodecs
+from ..wire import WEB_IMAGE_TYPES
 
 __all__ = [
     "BLOCK_TYPES",
@@ -46,7 +47,7 @@ PROVIDER = "anthropic"
 ROLES = frozenset(("user", "assistant"))
 """The roles of the ``messages`` list (instructions go to the top-level ``system``)."""
 
-IMAGE_TYPES = frozenset(("image/jpeg", "image/png", "image/gif", "image/webp"))
+IMAGE_TYPES = WEB_IMAGE_TYPES
 """The media types of a base64 image source."""
 
 BLOCK_TYPES = (

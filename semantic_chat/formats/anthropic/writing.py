@@ -40,6 +40,7 @@ from ..wire import (
     OnUnsupported,
     compact_json,
     get_hints,
+    image_type_refused,
     lose,
     lost_metadata,
     object_arguments,
@@ -838,11 +839,11 @@ def _image_block(
             return None
         source = {"type": "url", "url": item.uri}
     else:
-        bare = canonical_mime_type(item.mime_type or "")  # image/jpg is sent as image/jpeg
-        if bare not in IMAGE_TYPES:
-            why = f"of type {bare or 'unknown'} (JPEG, PNG, GIF or WebP only)"
+        why = image_type_refused(item)
+        if why is not None:
             unsupported(on_unsupported, FORMAT, path, item, why)
             return None
+        bare = canonical_mime_type(item.mime_type or "")  # image/jpg is sent as image/jpeg
         source = {"type": "base64", "media_type": bare, "data": item.base64}
     if item.detail is not None:
         unsupported_field(on_unsupported, FORMAT, f"{path}.detail", "an image's detail")

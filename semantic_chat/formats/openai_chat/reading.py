@@ -36,6 +36,8 @@ from ..documents import without_none
 from ..wire import (
     ERROR_PREFIX,
     as_plain,
+    binary_from_base64,
+    binary_from_data_url,
     read_error,
     read_parts,
     report_unread,
@@ -50,9 +52,7 @@ from .shared import (
     HINTS,
     MESSAGE_KEYS,
     ROLES,
-    binary_from_base64,
     codecs,
-    read_data_url,
 )
 
 __all__ = [
@@ -534,7 +534,7 @@ def _read_part(part: dict[str, Any], path: str) -> KernelContent:
 
 def _image_from_url(url: str, detail: str | None, path: str) -> ImageContent:
     if url[:5].lower() == "data:":
-        return read_data_url(ImageContent, url, f"{path}.image_url.url", detail=detail)
+        return binary_from_data_url(ImageContent, url, f"{path}.image_url.url", detail=detail)
     return ImageContent(uri=url, detail=detail)
 
 
@@ -546,7 +546,7 @@ def _read_file(body: dict[str, Any], path: str) -> FileContent:
         return FileContent(file_id=require(body, "file_id", str, path), filename=filename)
     file_data = require(body, "file_data", str, path)
     if file_data[:5].lower() == "data:":
-        return read_data_url(FileContent, file_data, f"{path}.file_data", filename=filename)
+        return binary_from_data_url(FileContent, file_data, f"{path}.file_data", filename=filename)
     mime_type = (filename and guess_mime_type(filename)) or "application/octet-stream"
     where = f"{path}.file_data"
     item = binary_from_base64(FileContent, file_data, mime_type, where, filename=filename)

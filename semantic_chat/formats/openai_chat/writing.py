@@ -20,12 +20,14 @@ from ...labels import PLAIN_TEXT
 from ...media import canonical_mime_type
 from ...message import ChatMessageContent
 from ..wire import (
+    WEB_IMAGE_TYPES,
     OnUnsupported,
     arguments_text,
     compact_json,
     data_url,
     error_output,
     get_hints,
+    image_type_refused,
     lost_metadata,
     policy,
     report_metadata,
@@ -39,13 +41,11 @@ from .shared import (
     AUDIO_FORMAT,
     FORMAT,
     HINTS,
-    IMAGE_TYPES,
     INSTRUCTION_ROLES,
     PLAIN_ROLES,
     ROLES,
     codecs,
     file_name,
-    image_type_refused,
 )
 
 __all__ = [
@@ -191,7 +191,7 @@ def _plain_media_part(item: KernelContent) -> dict[str, Any] | None:
             and (type(uri) is not str or not uri.startswith(_WEB) or "youtu" in uri)
         ) or (detail is not None and type(detail) is not str):
             return None  # the general writer checks the URI (`unfetchable_uri`)
-        if uri is None and item._mime_type not in IMAGE_TYPES:
+        if uri is None and item._mime_type not in WEB_IMAGE_TYPES:
             return None  # an alias (image/jpg) or a type OpenAI refuses: the general writer
         body = {"url": uri if uri is not None else data_url(item)}
         if detail is not None:

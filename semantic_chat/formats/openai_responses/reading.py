@@ -23,9 +23,10 @@ from ...labels import AuthorRole, FinishReason
 from ...message import ChatMessageContent
 from ...usage import Usage
 from ..documents import without_none
-from ..openai_chat.shared import binary_from_base64, read_data_url
 from ..wire import (
     as_plain,
+    binary_from_base64,
+    binary_from_data_url,
     read_error,
     read_parts,
     require,
@@ -309,7 +310,7 @@ def _read_part(part: dict[str, Any], path: str) -> KernelContent:
         else:
             url = require(part, "image_url", str, path)
             if url[:5].lower() == "data:":
-                item = read_data_url(ImageContent, url, f"{path}.image_url", detail=detail)
+                item = binary_from_data_url(ImageContent, url, f"{path}.image_url", detail=detail)
             else:
                 item = ImageContent(uri=url, detail=detail)
             known = ("type", "image_url", "detail")
@@ -369,7 +370,7 @@ def _read_file(part: dict[str, Any], path: str) -> tuple[FileContent, tuple[str,
         known = ("type", "file_url", "filename")
     else:
         file_data = require(part, "file_data", str, path)
-        item = read_data_url(FileContent, file_data, f"{path}.file_data", filename=filename)
+        item = binary_from_data_url(FileContent, file_data, f"{path}.file_data", filename=filename)
         known = ("type", "file_data", "filename")
     if filename is None:
         known = tuple(key for key in known if key != "filename")

@@ -18,7 +18,7 @@ from ...contents import (
 )
 from ...errors import FormatError
 from ...message import ChatMessageContent
-from ..openai_chat.shared import file_name, image_type_refused
+from ..openai_chat.shared import file_name
 from ..wire import (
     OnUnsupported,
     arguments_text,
@@ -26,6 +26,7 @@ from ..wire import (
     data_url,
     error_output,
     get_hints,
+    image_type_refused,
     lost_metadata,
     policy,
     report_metadata,
