@@ -58,6 +58,7 @@ from .shared import (
 __all__ = [
     "from_payload",
     "from_response",
+    "read_audio",
     "read_usage",
 ]
 
@@ -380,11 +381,7 @@ def _read_assistant(  # noqa: PLR0917 - one private reader filling the caller's 
         fields["refusal"] = refusal
     audio = message.get("audio")
     if isinstance(audio, dict):
-        audio_id = require(audio, "id", str, f"{path}.audio")
-        extra = {key: value for key, value in audio.items() if key != "id"}
-        audio_item = AudioContent(file_id=audio_id)
-        set_hints(audio_item, HINTS, {"fields": extra} if extra else {})
-        items.append(audio_item)
+        items.append(read_audio(audio, f"{path}.audio"))
     elif "audio" in message:
         fields["audio"] = audio
     tool_calls = message.get("tool_calls")
@@ -572,3 +569,16 @@ def _data_url_mime_type(header: str) -> str:
         ValueError: the media type is not valid (not cached: raised again each time).
     """
     return normalize_mime_type(header[5:-7])
+
+
+def read_audio(audio: dict[str, Any], path: str) -> AudioContent:
+    """A reply's ``audio`` object: its ``id`` as ``file_id``, every other field in the hints.
+
+    Raises:
+        FormatError: it has no ``str`` id, located at ``path``.
+    """
+    audio_id = require(audio, "id", str, path)
+    found = AudioContent(file_id=audio_id)
+    extra = {key: value for key, value in audio.items() if key != "id"}
+    set_hints(found, HINTS, {"fields": extra} if extra else {})
+    return found

@@ -19,11 +19,9 @@ from ...streaming import (
 )
 from ..wire import (
     as_plain,
-    require,
-    set_hints,
 )
 from .citations import read_annotations
-from .reading import read_usage
+from .reading import read_audio, read_usage
 from .shared import HINTS
 
 __all__ = [
@@ -119,11 +117,7 @@ class _Audio:
             FormatError: no delta gave a ``str`` id (`from_response` requires one too).
         """
         fields = {**self.fields, **{key: "".join(parts) for key, parts in self.parts.items()}}
-        audio_id = require(fields, "id", str, self.path)
-        found = AudioContent(file_id=audio_id)
-        extra = {key: value for key, value in fields.items() if key != "id"}
-        set_hints(found, HINTS, {"fields": extra} if extra else {})
-        return found
+        return read_audio(fields, self.path)
 
 
 _JOINED_AUDIO = ("data", "transcript")
