@@ -165,12 +165,7 @@ def run_encoder(
         FormatError: the encoder raised; the message names its class and the error, and the
             original is chained (``__cause__``). A library error it raised is located instead.
     """
-    try:
-        return encode(item)
-    except SemanticChatError as error:
-        raise error.at(path) from None
-    except Exception as error:
-        raise _plugin_failed(f"the encoder for {type(item).__qualname__}", error, path) from error
+    return _call_plugin(encode, item, f"the encoder for {type(item).__qualname__}", path)
 
 
 def run_decoder(
@@ -182,12 +177,7 @@ def run_decoder(
         FormatError: the decoder returned something other than an item, or raised (the
             original chained); a library error it raised is located at ``path`` instead.
     """
-    try:
-        item = decode(part)
-    except SemanticChatError as error:
-        raise error.at(path) from None
-    except Exception as error:
-        raise _plugin_failed(f"the decoder for {kind}", error, path) from error
+    item = _call_plugin(decode, part, f"the decoder for {kind}", path)
     if not isinstance(item, KernelContent):
         raise FormatError(
             f"the decoder for {kind} returned {describe_type(item)}, expected an item",
@@ -196,9 +186,20 @@ def run_decoder(
     return item
 
 
-def _plugin_failed(what: str, error: Exception, path: str) -> FormatError:
-    """The located error for a plugin codec that raised ``error``."""
-    return FormatError(f"{what} raised {type(error).__qualname__}: {error}", path=path)
+def _call_plugin(codec: Callable[[Any], Any], given: Any, what: str, path: str) -> Any:
+    """What a plugin's codec (``what``: ``the encoder for X``) returns for ``given``.
+
+    Raises:
+        FormatError: it raised, naming ``what`` and the error (chained), located at ``path``;
+            a library error it raised is located there instead.
+    """
+    try:
+        return codec(given)
+    except SemanticChatError as error:
+        raise error.at(path) from None
+    except Exception as error:
+        message = f"{what} raised {type(error).__qualname__}: {error}"
+        raise FormatError(message, path=path) from error
 
 
 _CODECS: dict[str, PluginCodecs] = {}

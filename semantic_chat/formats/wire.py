@@ -307,7 +307,7 @@ def report_metadata(
     format_name: str,
     on_unsupported: OnUnsupported | None,
     *,
-    codecs: PluginCodecs | None = None,
+    codecs: PluginCodecs,
 ) -> None:
     """Report the metadata of a message and its items that no hints hold, and plugin fields.
 
