@@ -1,14 +1,23 @@
-"""A readable, plain-text transcript of a conversation: one block per message.
+r"""A readable, plain-text transcript of a conversation: one block per message.
 
 A content class of a plugin says how it is shown by defining ``__transcript__(self) -> str``
 (one line, ``[video] clip.mp4, 12.0 s``); without it, its items show as ``[label]`` and their
 ``str()``.
+
+Nothing in a transcript can move the terminal's cursor or fake a message: every C0 control
+character (U+0000-U+001F) and DEL is shown as its Unicode control picture (ESC as ``␛``, a
+carriage return as ``␍``, U+0001 as ``␁``, DEL as ``␡``), as the XML prompt writer shows the
+characters XML cannot hold, and a C1 control (U+0080-U+009F), which has no picture, as its
+escape (``\x9b``). A text keeps its line feeds and tabs (it is indented line by line); a
+one-line field (the header's role, name, model and finish reason, an id, a name, a file name,
+a URI, a citation) shows them as ``␊`` and ``␉`` too, and U+2028 and U+2029 as ``\u2028``
+and ``\u2029``, so it stays one line whatever it holds.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from .contents import (
     AudioContent,
@@ -28,17 +37,61 @@ from .errors import InvalidTypeError, describe_type
 from .message import ChatMessageContent
 
 __all__ = [
-    "describe_citation", "describe_item", "describe_source_span", "render_transcript", "summarize"
+    "audio_transcript", "describe_citation", "describe_item", "describe_source_span",
+    "one_line", "render_transcript", "summarize", "visible",
 ]
 
 _PREVIEW = 200
 
 
+def _control_shown(code: int) -> str:
+    """How a control character is shown: its control picture, or a C1 one as its escape."""
+    if code < 0x20:
+        return chr(0x2400 + code)
+    if code == 0x7F:
+        return "\u2421"
+    return f"\\x{code:02x}"
+
+
+_CONTROLS = [*range(0x20), 0x7F, *range(0x80, 0xA0)]
+_VISIBLE = str.maketrans({code: _control_shown(code) for code in _CONTROLS if code not in (9, 10)})
+_ONE_LINE = str.maketrans(
+    {**{code: _control_shown(code) for code in _CONTROLS},
+     0x2028: "\\u2028", 0x2029: "\\u2029"}
+)
+
+
+def visible(text: str) -> str:
+    """``text`` with its control characters shown (pictures, C1 escapes); line feeds, tabs kept."""
+    return text.translate(_VISIBLE)
+
+
+def one_line(text: str) -> str:
+    """``text`` shown on one line: every control character and line separator made visible."""
+    return text.translate(_ONE_LINE)
+
+
+def audio_transcript(item: KernelContent) -> str | None:
+    """What a Chat Completions audio reply said: the ``transcript`` its reader kept in hints.
+
+    ``openai_chat.from_response`` keeps the reply's ``audio`` fields other than its id in
+    ``metadata["openai_chat"]["fields"]``; None when the item holds no such text.
+    """
+    if not isinstance(item, AudioContent):
+        return None
+    hints = item.metadata.get("openai_chat")
+    fields = hints.get("fields") if isinstance(hints, Mapping) else None
+    text = fields.get("transcript") if isinstance(fields, Mapping) else None
+    return text if isinstance(text, str) else None
+
+
 def describe_item(item: KernelContent) -> str:
     """One line saying what a non-text item is (an image's type and size, a call's arguments).
 
-    A class that defines ``__transcript__(self) -> str`` is shown as that returns; another
-    plugin class (one that no built-in class is a base of) as its label and ``str(item)``.
+    Its names, ids, file names and URIs are shown on one line (`one_line`); a text or a
+    refusal is given as it is, lines and all. A class that defines
+    ``__transcript__(self) -> str`` is shown as that returns; another plugin class (one that
+    no built-in class is a base of) as its label and ``str(item)``.
 
     Raises:
         InvalidTypeError: ``__transcript__`` returned something other than a ``str``.
@@ -59,18 +112,22 @@ def describe_item(item: KernelContent) -> str:
             return f"[refusal] {text}"
         case ReasoningContent(text=text):
             opaque = " (signed)" if item.signature else " (encrypted)" if item.encrypted else ""
-            return f"[reasoning{opaque}] {_shorten(text)}"
+            return one_line(f"[reasoning{opaque}] {_shorten(text)}")
         case FunctionCallContent(id=call_id, name=name):
-            return f"[tool call {call_id}] {name}({_arguments_text(item)})"
+            return one_line(f"[tool call {call_id}] {name}({_arguments_text(item)})")
         case FunctionResultContent(call_id=call_id, result=result):
             flag = " error" if item.is_error else ""
-            return f"[tool result{flag} {call_id}] {_result_text(result)}"
+            return one_line(f"[tool result{flag} {call_id}] {_result_text(result)}")
         case UnknownContent(type=label):
             count = len(item.fields)
-            return f"[unknown item {label!r}] {count:,} field{'' if count == 1 else 's'}"
+            line = f"[unknown item {label!r}] {count:,} field{'' if count == 1 else 's'}"
+            return one_line(line)
+        case AudioContent() if (said := audio_transcript(item)) is not None:
+            spoken = json.dumps(said, ensure_ascii=False)
+            return one_line(f"{_describe_binary(item)}, transcript: {spoken}")
         case BinaryContent():
-            return _describe_binary(item)
-    return f"[{item.content_type}] {_shorten(str(item))}"
+            return one_line(_describe_binary(item))
+    return one_line(f"[{item.content_type}] {_shorten(str(item))}")
 
 
 _UNITS = {"char": ("character", "characters"), "page": ("page", "pages"),
@@ -114,7 +171,8 @@ def describe_citation(citation: Citation) -> str:
     ``[citation] Colours: "The sky is blue." (pages 2-3 of source 0)``; the span of the text
     it supports is given when it has one (``for characters 0-11``). Spans are said inclusive
     (a citation's end is exclusive: start 2 and end 4 are ``pages 2-3``, end 3 ``page 2``).
-    `render_transcript` shows a text's citations on the lines after it.
+    `render_transcript` shows a text's citations on the lines after it. The line is one line
+    whatever the citation holds (a title with line breaks shows them as ``␊``).
     """
     source = citation.title or citation.url or citation.filename or citation.file_id
     parts = [source if source else "a source"]
@@ -133,7 +191,7 @@ def describe_citation(citation: Citation) -> str:
         span = _span("character", "characters", citation.text_start, citation.text_end)
         where.append(f"for {span}")
     text = "[citation] " + " ".join(parts)
-    return f"{text} ({' '.join(where)})" if where else text
+    return one_line(f"{text} ({' '.join(where)})" if where else text)
 
 
 def render_transcript(messages: Iterable[ChatMessageContent], *, color: bool = False) -> str:
@@ -148,11 +206,11 @@ def render_transcript(messages: Iterable[ChatMessageContent], *, color: bool = F
     blocks = []
     for message in messages:
         role = str(message.role)
-        header = style(role, _BOLD + _ROLE_COLORS.get(role.lower(), ""))
+        header = style(one_line(role), _BOLD + _ROLE_COLORS.get(role.lower(), ""))
         if message.name:
-            header += f" ({message.name})"
+            header += f" ({one_line(message.name)})"
         details = [
-            f"{key}={value}"
+            f"{key}={one_line(str(value))}"
             for key, value in (
                 ("model", message.model_id),
                 ("finish", message.finish_reason),
@@ -164,7 +222,7 @@ def render_transcript(messages: Iterable[ChatMessageContent], *, color: bool = F
             header += style("  · " + ", ".join(details), _DIM)
         lines = [style("── ", _DIM) + header]
         for item in message.items:
-            text = "\n   ".join(describe_item(item).splitlines() or [""])
+            text = "\n   ".join(visible(describe_item(item)).splitlines() or [""])
             lines.append("   " + (_style_item(text, item) if color else text))
             if isinstance(item, TextContent):
                 lines.extend(

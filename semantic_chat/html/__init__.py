@@ -25,7 +25,7 @@ import html
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..contents import Citation, FunctionResultContent
+from ..contents import Citation, FunctionCallContent, FunctionResultContent
 from ..errors import InvalidTypeError, InvalidValueError, describe_type
 from ..history import ChatHistory
 from ..message import ChatMessageContent
@@ -55,8 +55,10 @@ def render(
     """Write a conversation as one self-contained HTML page.
 
     Each message is a ``<section class="message" data-role="...">``. A tool call is shown
-    beside its result (found by call id anywhere in the conversation); the tool message that
-    holds the result shows it again, folded. The page has its CSS inline and no JavaScript.
+    beside its result: a result answers the nearest earlier call of its id still without one
+    (servers reuse ``call_0`` every turn); the tool message that holds the result shows it
+    again, folded. A result with no such call is shown only where it is. The page has its
+    CSS inline and no JavaScript.
 
     Args:
         history_or_messages: a `ChatHistory`, or any iterable of messages.
@@ -150,14 +152,28 @@ def _messages(value: Any) -> list[ChatMessageContent]:
 
 
 def _conversation(messages: list[ChatMessageContent]) -> str:
-    results = {
-        item.call_id: item
-        for message in messages
-        for item in message.items
-        if isinstance(item, FunctionResultContent) and item.call_id is not None
-    }
-    context = Context(results, whole=True)
+    context = Context(_pair(messages), whole=True)
     return "".join([_message(message, context) for message in messages])
+
+
+def _pair(messages: list[ChatMessageContent]) -> dict[int, FunctionResultContent]:
+    """Each answered call's result, keyed by the call's ``id()``.
+
+    A result answers the nearest earlier call of its id that has no result yet, so a call id
+    that servers reuse every turn (``call_0``) pairs each call with its own result; a result
+    with no such call is left out (it is shown where it is).
+    """
+    waiting: dict[str, list[FunctionCallContent]] = {}  # unanswered calls of an id, in order
+    results: dict[int, FunctionResultContent] = {}
+    for message in messages:
+        for item in message.items:
+            if isinstance(item, FunctionCallContent) and item.id is not None:
+                waiting.setdefault(item.id, []).append(item)
+            elif isinstance(item, FunctionResultContent) and item.call_id is not None:
+                calls = waiting.get(item.call_id)
+                if calls:
+                    results[id(calls.pop())] = item
+    return results
 
 
 def _message(message: ChatMessageContent, context: Context) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..contents import (
@@ -26,7 +26,9 @@ from ..contents import (
     UnknownContent,
 )
 from ..errors import InvalidTypeError, describe_type
-from ..transcript import describe_item, describe_source_span
+from ..media.datauri import decode_base64, format_data_uri
+from ..media.mediatype import sniff_mime_type
+from ..transcript import audio_transcript, describe_item, describe_source_span
 from .jsonview import json_block, parse_json
 
 __all__ = [
@@ -67,13 +69,17 @@ def unregister_html(cls: type[KernelContent]) -> None:
 
 
 class Context:
-    """What rendering one message needs to know of the others: the results of tool calls."""
+    """What rendering one message needs to know of the others: the results of tool calls.
+
+    ``results`` maps a call's ``id()`` to the result that answers it; ``shown`` holds the
+    ``id()`` of each result already shown beside its call.
+    """
 
     __slots__ = ("results", "shown", "whole")
 
-    def __init__(self, results: dict[str, FunctionResultContent], *, whole: bool) -> None:
+    def __init__(self, results: dict[int, FunctionResultContent], *, whole: bool) -> None:
         self.results = results
-        self.shown: set[str] = set()  # ids of the calls whose results were shown beside them
+        self.shown: set[int] = set()
         self.whole = whole
 
 
@@ -223,7 +229,52 @@ def _image(item: ImageContent, context: Context, footnotes: list[Citation]) -> s
 
 
 def _audio(item: AudioContent, context: Context, footnotes: list[Citation]) -> str:
-    return _media(item, "audio/", '<audio controls src="{source}"></audio>')
+    said = audio_transcript(item)
+    if said is None:
+        return _media(item, "audio/", '<audio controls src="{source}"></audio>')
+    return _audio_reply(item, said)
+
+
+def _audio_reply(item: AudioContent, said: str) -> str:
+    """A Chat Completions audio reply: what it said, and a player when its hints hold the bytes.
+
+    Its reader keeps the reply's ``transcript`` and base64 ``data`` in
+    ``metadata["openai_chat"]["fields"]``; the bytes are played only when they decode and
+    are of a known audio type.
+    """
+    spoken = f'<blockquote class="transcript">{_escape(said)}</blockquote>'
+    found = _reply_audio_bytes(item)
+    if found is None:
+        return (
+            '<div class="item audio unshown"><span class="tag">audio</span> '
+            f'<span class="note">file id {_escape(item.file_id or "")}</span>{spoken}</div>\n'
+        )
+    mime_type, data = found
+    source = _escape(format_data_uri(mime_type, data))
+    caption = _escape(f"{mime_type}, {len(data):,} bytes, file id {item.file_id}")
+    return (
+        f'<figure class="item audio"><audio controls src="{source}"></audio>{spoken}'
+        f"<figcaption>{caption}</figcaption></figure>\n"
+    )
+
+
+def _reply_audio_bytes(item: AudioContent) -> tuple[str, bytes] | None:
+    """The audio type and bytes an audio reply's hints hold, or None (none, or not audio)."""
+    if item.data is not None or item.uri is not None:
+        return None
+    hints = item.metadata.get("openai_chat")
+    fields = hints.get("fields") if isinstance(hints, Mapping) else None
+    encoded = fields.get("data") if isinstance(fields, Mapping) else None
+    if not isinstance(encoded, str):
+        return None
+    try:
+        data = decode_base64(encoded)
+    except ValueError:
+        return None
+    mime_type = sniff_mime_type(data[:64])
+    if mime_type is None or not mime_type.startswith("audio/"):
+        return None
+    return mime_type, data
 
 
 def _media(item: BinaryContent, prefix: str, element: str) -> str:
@@ -320,9 +371,9 @@ def _call(item: FunctionCallContent, context: Context, footnotes: list[Citation]
         f'<span class="function">{_escape(item.name)}</span>{call_id}</summary>'
         f"{json_block(item.arguments)}</details>"
     )
-    result = context.results.get(item.id) if item.id is not None else None
+    result = context.results.get(id(item))
     if result is not None:
-        context.shown.add(result.call_id or "")
+        context.shown.add(id(result))
         answer = _result_details(result, context, footnotes, folded=False)
     elif context.whole:
         answer = '<p class="note pending">no result in this conversation</p>'
@@ -332,7 +383,7 @@ def _call(item: FunctionCallContent, context: Context, footnotes: list[Citation]
 
 
 def _result(item: FunctionResultContent, context: Context, footnotes: list[Citation]) -> str:
-    folded = item.call_id is not None and item.call_id in context.shown
+    folded = id(item) in context.shown
     return f'<div class="item result">{_result_details(item, context, footnotes, folded)}</div>\n'
 
 

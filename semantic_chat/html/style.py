@@ -64,6 +64,7 @@ font:.85em/1.45 ui-monospace,SFMono-Regular,Menlo,monospace}}
 {s} img{{display:block;max-width:min(100%,32em);min-width:8em;height:auto;\
 border:1px solid var(--line);border-radius:4px;image-rendering:pixelated}}
 {s} audio{{display:block;max-width:100%}}
+{s} .transcript{{margin:.3em 0;white-space:pre-wrap}}
 {s} a{{color:var(--accent)}}
 {s} .cite{{color:var(--accent);font-size:.75em}}
 {s} .citations{{font-size:.87em;margin:.3em 0;padding-left:1.6em}}

@@ -14,7 +14,8 @@ It has two renderings of that format:
   parts as their text, one a line (cleanlab writes the Python ``repr`` of the list); a
   refusal as the assistant's text (cleanlab drops it); images, audio, files and other binary
   items as short placeholders (``[image: image/png]``, ``[image: https://...]``,
-  ``[audio: audio/wav]``, ``[file: report.pdf]``); ``System:`` kept on a system message after
+  ``[audio: audio/wav]``, ``[file: report.pdf]``; a Chat Completions audio reply is followed by
+  its transcript, ``[audio: audio_1] Paris is sunny.``); ``System:`` kept on a system message after
   an assistant or tool turn; an assistant message with nothing to write skipped (cleanlab
   glues a bare ``Assistant:`` to the next turn); reasoning left out.
 
@@ -22,7 +23,9 @@ Cleanlab has two layouts, and so do both renderings. The Chat Completions one re
 prefix on every turn; the Responses one writes consecutive turns of one role under one prefix.
 The Responses layout is used when cleanlab would use it: ``instructions`` are given (or the
 payload is a Responses request with them), the payload holds ``function_call`` /
-``function_call_output`` items, the tools are Responses tools, or ``use_responses=True``. A
+``function_call_output`` items, the tools are Responses tools, or ``use_responses=True``; an
+input holding an item only Responses has (reasoning, ``web_search_call``: a type and no
+role, which cleanlab's Chat rendering refuses) gets it too. A
 `ChatHistory` has no wire shape: it gets the Chat Completions layout unless instructions or
 Responses tools are given, or its first message is a Responses request's instructions.
 
@@ -56,6 +59,7 @@ from ..formats.wire import compact_json, error_output
 from ..history import ChatHistory
 from ..labels import PLAIN_TEXT as _PLAIN
 from ..message import ChatMessageContent
+from ..transcript import audio_transcript
 from .blocks import (
     ASSISTANT,
     SYSTEM_ROLES,
@@ -299,12 +303,33 @@ def _exact_payload(
     if tools is not None:
         chat_text, responses_text = tools_texts(tools)[1:]
     if use_responses is None:
-        use_responses = uses_responses(items, tools, instructions is not None)
+        use_responses = (
+            uses_responses(items, tools, instructions is not None) or _responses_only(items)
+        )
     if use_responses:
         return responses_string(items, responses_text, instructions, path=path)
-    written = chat_string(items, chat_text)
+    try:
+        written = chat_string(items, chat_text)
+    except FormatError as error:  # located at messages[i]: say where the list came from
+        if path == "conversation.input" and error.path.startswith("messages["):
+            raise error.with_path("input" + error.path[len("messages"):]) from None
+        raise
     assert written is not None  # only a plain_only rendering gives up
     return written
+
+
+def _responses_only(items: list[Any]) -> bool:
+    """Whether an input holds an item only the Responses API has: one with a type, no role.
+
+    A reasoning or ``web_search_call`` item, as function calls do, selects the Responses
+    rendering; cleanlab's Chat rendering raises ``KeyError`` on any item without a role.
+    """
+    return any(
+        isinstance(item, Mapping)
+        and "role" not in item
+        and item.get("type", "message") != "message"
+        for item in items
+    )
 
 
 def form_response_string(
@@ -378,11 +403,7 @@ def _read_conversation(payload: Any, name: str) -> tuple[list[ChatMessageContent
         if isinstance(payload, Mapping) and payload.get("instructions") is not None:
             responses = True
         elif isinstance(items, list):
-            responses = any(
-                isinstance(item, Mapping)
-                and item.get("type") in ("function_call", "function_call_output")
-                for item in items
-            )
+            responses = _responses_only(items)
     return history.messages, responses
 
 
@@ -414,7 +435,8 @@ def _item_text(item: KernelContent) -> str | None:
     if isinstance(item, (TextContent, RefusalContent)):
         return item.text
     if isinstance(item, BinaryContent):
-        return _placeholder(item)
+        said = audio_transcript(item)  # a Chat Completions audio reply: what it said
+        return _placeholder(item) if said is None else f"{_placeholder(item)} {said}"
     if isinstance(item, ReasoningContent):
         return None
     text = str(item)
