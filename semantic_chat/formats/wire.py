@@ -322,8 +322,7 @@ def report_metadata(
     for index, item in items:
         where = f"{path}.items[{index}]"
         lost_metadata(item, where, format_name, on_unsupported)
-        if not is_builtin(type(item)):  # a plugin's class
-            lost_subclass_fields(item, where, format_name, on_unsupported, codecs)
+        lost_subclass_fields(item, where, format_name, on_unsupported, codecs)
 
 
 
@@ -344,7 +343,7 @@ def lost_subclass_fields(
         UnsupportedContentError: such a field is set and ``on_unsupported`` is ``"error"``.
     """
     cls = type(item)
-    if codecs is not None and codecs.encoder_for(item) is not None:
+    if is_builtin(cls) or (codecs is not None and codecs.encoder_for(item) is not None):
         return
     base = next((c for c in cls.__mro__ if is_builtin(c)), None)
     if base is None or not attrs.has(cls) or not attrs.has(base):

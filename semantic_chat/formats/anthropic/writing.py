@@ -866,13 +866,10 @@ def _document_block(
             unsupported(on_unsupported, FORMAT, path, item, "by a URI other than http(s)")
             return None
         bare = (item.mime_type or "").partition(";")[0].strip().lower()
-        named = "" if bare else _url_type(item.uri)
-        if (bare or named) not in ("", "application/pdf"):
-            why = (
-                f"of type {bare} by URL (PDF only)"
-                if bare
-                else f"of type {named} by URL (PDF only; the type guessed from the URL's name)"
-            )
+        media_type = bare or _url_type(item.uri)
+        if media_type not in ("", "application/pdf"):
+            guessed = "" if bare else "; the type guessed from the URL's name"
+            why = f"of type {media_type} by URL (PDF only{guessed})"
             unsupported(on_unsupported, FORMAT, path, item, why)
             return None
         source = {"type": "url", "url": item.uri}

@@ -344,13 +344,12 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                         else:
                             if empty:
                                 parts = _without_empty_texts(parts)
-                                if not parts:
-                                    _leave_out_empty(f"messages[{index}]", on_unsupported)
-                                    continue
-                            last = {"role": "user" if role is _USER else "model", "parts": parts}
-                            append(last)
-                            last_kind = _OTHER
-                            continue
+                            if parts or not empty:  # empty texts only: the general writer
+                                speaker = "user" if role is _USER else "model"
+                                last = {"role": speaker, "parts": parts}
+                                append(last)
+                                last_kind = _OTHER
+                                continue
                     elif role is _TOOL and items:
                         parts = []
                         for item in items:
@@ -548,11 +547,13 @@ def _write_message(  # noqa: PLR0917 - the writer's state, passed on
                     made[id(part)] = (part, call_id)
     if not parts and items:
         return None
+    if role in _INSTRUCTION_ROLES:  # its empty texts left out once, from the joined system
+        return role, get_hints(message, HINTS), parts
     kept = _without_empty_texts(parts)
-    if parts and not kept and role not in _INSTRUCTION_ROLES:
+    if parts and not kept:
         _leave_out_empty(path, on_unsupported)
         return None
-    return role, get_hints(message, HINTS), kept or parts  # an instruction stays whole
+    return role, get_hints(message, HINTS), kept
 
 
 _EMPTY_TEXT = {"text": ""}

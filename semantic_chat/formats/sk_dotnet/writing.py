@@ -30,7 +30,6 @@ from ...contents.metadata import peek_metadata
 from ...errors import FormatError, describe_type
 from ...history import ChatHistory
 from ...message import ChatMessageContent
-from ...registry import is_builtin
 from ..sk_python.shared import REASONING_LOSSES, given_name, report_options
 from ..wire import (
     OnUnsupported,
@@ -204,8 +203,7 @@ def write_item(
     encoded = codecs.encode(item, path)
     if encoded is not None:
         return encoded
-    if not is_builtin(type(item)):  # a plugin's subclass
-        lost_subclass_fields(item, path, FORMAT, on_unsupported, None)
+    lost_subclass_fields(item, path, FORMAT, on_unsupported, None)
     hints = get_hints(item, HINTS)
     out: dict[str, Any]
     if isinstance(item, (TextContent, ReasoningContent)):
@@ -280,8 +278,7 @@ def _write_binary(
 
 def _python_uri(item: BinaryContent) -> str | None:
     """The ``uri`` a Python Semantic Kernel item held beside its ``data_uri`` (.NET holds both)."""
-    python = peek_metadata(item).get("sk_python")
-    uri = python.get("uri") if isinstance(python, dict) else None
+    uri = get_hints(item, "sk_python").get("uri")
     return uri if isinstance(uri, str) else None
 
 

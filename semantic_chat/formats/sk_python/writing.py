@@ -337,8 +337,7 @@ def _write_binary(
 
 def _dotnet_uri(item: BinaryContent) -> str | None:
     """The ``Uri`` a .NET item of data held beside its ``Data`` (Python's ``uri`` holds it too)."""
-    dotnet = peek_metadata(item).get(_DOTNET)
-    uri = dotnet.get("Uri") if isinstance(dotnet, dict) else None
+    uri = get_hints(item, _DOTNET).get("Uri")
     return uri if isinstance(uri, str) else None
 
 
@@ -448,9 +447,8 @@ def _names(
     kept = hints.get("names")
     if isinstance(kept, dict) and given_name(kept) == name:
         return kept
-    dotnet = peek_metadata(item).get(_DOTNET)
-    if name is not None and isinstance(dotnet, dict):
-        split = names_from_dotnet(name, dotnet)
+    if name is not None:
+        split = names_from_dotnet(name, get_hints(item, _DOTNET))
         if split is not None:
             return split
     return names_of(name, result=result)
