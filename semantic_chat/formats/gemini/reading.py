@@ -1013,7 +1013,7 @@ def _unknown(key: str, value: Any, path: str, hints: dict[str, Any]) -> UnknownC
         hints["value"] = True
     try:
         return UnknownContent(key, fields)
-    except SemanticChatError as error:  # a key that is a label of ours, a value not JSON
+    except SemanticChatError as error:  # a blank key, a value not JSON
         where = path if error.path in ("type", "fields") else f"{path}{_field_path(error.path)}"
         raise FormatError(error.detail, path=where) from None
 
