@@ -164,7 +164,7 @@ class ChatMessageContent:
         name: str | None = None,
         id: str | None = None,
         finish_reason: FinishReason | str | None = None,
-        usage: Usage | None = None,
+        usage: Usage | Mapping[str, int] | None = None,
         model_id: str | None = None,
         metadata: dict[str, Any] | None = None,
         inner_content: Any = None,

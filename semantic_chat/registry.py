@@ -8,7 +8,7 @@ including classes defined after import by a plugin.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from .errors import RegistrationError
 
@@ -81,8 +81,8 @@ class TypeRegistry(Mapping[_K, type[_T]], Generic[_K, _T]):
         del self._classes[key]
         self.version += 1
 
-    def __getitem__(self, label: _K) -> type[_T]:
-        return self._classes[label]
+    def __getitem__(self, label: str) -> type[_T]:
+        return self._classes[cast(_K, label)]  # a label is a str: any str looks one up
 
     def get_class(self, label: str) -> type[_T] | None:
         """Return the class registered under ``label`` (any case), or ``None``."""
