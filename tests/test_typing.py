@@ -36,6 +36,9 @@ reveal_type(from_json("{}", ChatHistory))
 reveal_type(from_json("{}"))
 reveal_type(history.messages)
 history.messages = [ChatMessageContent("user")]
+from semantic_chat import CONTENT_TYPES
+counted = ChatMessageContent("assistant", "hi", usage={"prompt_tokens": 3})
+reveal_type(CONTENT_TYPES["text"])
 """
 
 
@@ -123,3 +126,12 @@ def test_history_messages_reveals_a_list_of_messages(mypy_output):
 def test_no_other_errors(mypy_output):
     errors = [line for line in mypy_output.splitlines() if ": error:" in line]
     assert len(errors) == 1, mypy_output
+
+
+def test_usage_given_as_a_mapping_of_counts_is_accepted(mypy_output):
+    # The README: "usage= takes a Usage or a dict of its fields"; mypy refused the dict.
+    assert "user_code.py:24:" not in mypy_output
+
+
+def test_a_registry_is_indexed_by_a_plain_label(mypy_output):
+    assert _revealed(mypy_output, 25) == "type[semantic_chat.contents.base.KernelContent]"
