@@ -120,6 +120,11 @@ class FunctionCallContent(KernelContent):
                 f"arguments are not valid JSON: {error}", path=where,
                 expected="a JSON object", got="invalid JSON",
             ) from None
+        except RecursionError:  # deeper than Python's stack: no located JSONDecodeError
+            raise FunctionArgumentsError(
+                "arguments are not valid JSON: nested too deeply to read", path=where,
+                expected="a JSON object", got="JSON nested too deeply",
+            ) from None
         if not isinstance(parsed, dict):
             raise FunctionArgumentsError.mismatch(
                 where, "arguments that are a JSON object", f"a JSON {type(parsed).__name__}"

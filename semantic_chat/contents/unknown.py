@@ -11,7 +11,7 @@ from ..labels import ContentType
 from ..validation import check_json, check_text
 from .base import CONTENT_TYPES, KernelContent, _store, item_keys
 
-__all__ = ["UnknownContent"]
+__all__ = ["UnknownContent", "labelled_class"]
 
 
 @attrs.define(slots=True, weakref_slot=False)
@@ -67,17 +67,23 @@ class UnknownContent(KernelContent):
         return f"[{self._type}]"
 
 
+def labelled_class(label: str) -> type[KernelContent] | None:
+    """The class registered under ``label`` (any case), the library's or a plugin's.
+
+    ``None`` for a label of no class, or of `UnknownContent` itself: an unknown item under
+    such a label is the newer data of that class, not an item of some format.
+    """
+    found = CONTENT_TYPES.get_class(label)
+    return None if found is None or issubclass(found, UnknownContent) else found
+
+
 def _check_label(value: Any, fields: dict[str, Any]) -> str:
     """A checked label: not blank, and not a registered class's unless ``fields`` are newer."""
     label = check_text(value, "type")
     if not label.strip():
         raise InvalidValueError("an item's type label must not be blank", path="type")
-    found = CONTENT_TYPES.get_class(label)
-    if (
-        found is not None
-        and not issubclass(found, UnknownContent)
-        and item_keys(found).issuperset(fields)
-    ):
+    found = labelled_class(label)
+    if found is not None and item_keys(found).issuperset(fields):
         raise InvalidValueError(
             f"{label!r} is the label of {found.__name__}: build a {found.__name__} instead",
             path="type",

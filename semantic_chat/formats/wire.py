@@ -60,6 +60,7 @@ __all__ = [
     "binary_from_data_url",
     "collect_losses",
     "compact_json",
+    "custom_call",
     "data_url",
     "error_output",
     "get_hints",
@@ -704,17 +705,32 @@ def binary_from_base64(cls: type[_B], text: str, mime_type: str, path: str, **fi
         raise FormatError(getattr(error, "detail", str(error)), path=path) from None
 
 
+def custom_call(item: FunctionCallContent) -> str | None:
+    """Why a format whose calls take a JSON object cannot carry ``item``, or ``None``.
+
+    An OpenAI custom tool call (``custom``, ``custom_tool_call``) holds free-form input, not
+    arguments: the readers mark it in its OpenAI Chat hints. The reason is worded for
+    `unsupported`.
+    """
+    if get_hints(item, "openai_chat").get("custom") is True:
+        return "as an OpenAI custom tool call (free-form input, not a JSON object)"
+    return None
+
+
 WEB_IMAGE_TYPES = frozenset(("image/jpeg", "image/png", "image/gif", "image/webp"))
 """The image types OpenAI's and Anthropic's APIs take as data, as `canonical_mime_type`
 names them (a writer's quick path compares an item's type with it as it is held)."""
 
 
 def image_type_refused(item: ImageContent) -> str | None:
-    """Why OpenAI or Anthropic cannot take an image's bytes (``of type image/bmp (...)``).
+    """Why OpenAI or Anthropic cannot take an image of its type (``of type image/bmp (...)``).
 
     ``None`` when they can. The type is compared by its registered name, so ``image/jpg`` and
-    ``IMAGE/PNG`` pass; the reason is worded for `unsupported`.
+    ``IMAGE/PNG`` pass; an image by URL is judged by a type given with it (without one, the
+    server's answer says). The reason is worded for `unsupported`.
     """
+    if item.uri is not None and item.mime_type is None:
+        return None
     bare = canonical_mime_type(item.mime_type or "")
     if bare in WEB_IMAGE_TYPES:
         return None

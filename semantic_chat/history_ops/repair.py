@@ -20,7 +20,7 @@ from typing import Literal, NamedTuple
 
 import attrs
 
-from ..contents import FunctionCallContent, FunctionResultContent, KernelContent
+from ..contents import FunctionCallContent, FunctionResultContent, KernelContent, TextContent
 from ..contents.metadata import peek_metadata
 from ..errors import InvalidTypeError, SemanticChatError, describe_type
 from ..formats import anthropic, gemini
@@ -91,10 +91,17 @@ class _Rules:
     plain_ids: bool = False
     """A call's id may hold only letters, digits, ``_`` and ``-`` (`_PLAIN_ID`)."""
 
+    blank: Literal["whitespace", "empty"] | None = None
+    """Which user or assistant message of plain texts only the format's writer leaves out:
+    texts empty or of whitespace (Anthropic, but for an empty last assistant message, the
+    prefill it takes), or empty texts (Gemini)."""
+
 
 _RULES = {
-    anthropic.NAME: _Rules("Anthropic", alternate=True, instructions_first=True, plain_ids=True),
-    gemini.NAME: _Rules("Gemini", alternate=True, instructions_first=True),
+    anthropic.NAME: _Rules(
+        "Anthropic", alternate=True, instructions_first=True, plain_ids=True, blank="whitespace"
+    ),
+    gemini.NAME: _Rules("Gemini", alternate=True, instructions_first=True, blank="empty"),
 }
 """The formats with ordering rules; the others (OpenAI's, this library's) take any order."""
 
@@ -612,7 +619,8 @@ def repair(
 
     With ``for_format`` (a registered format's name) also that format's order: for Anthropic
     and Gemini, system and developer messages after the first turn are moved to the top
-    (after those already there, in order), then each run of user or of assistant messages is
+    (after those already there, in order), a user or assistant message of blank text only,
+    which the format's writer would leave out, is dropped (`_without_blank_turns`), then each run of user or of assistant messages is
     merged into its first message (its items then the next one's; the first's name, id,
     usage and metadata kept). A message of results is never merged. Other formats take any
     order: only the pairing is repaired.
@@ -633,6 +641,8 @@ def repair(
     changes = _moved_instructions(messages, order, rules)
     flag = wire is None or _carries_error_flag(wire)
     built = _repair_pairing(messages, order, changes, flag, wire)
+    if rules is not None and rules.blank is not None:
+        built = _without_blank_turns(built, rules, changes)
     if rules is not None and rules.alternate:
         built = _merge_turns(built, rules, changes)
     return new_history([message for message, _ in built], history.options), changes
@@ -783,6 +793,49 @@ def _same_turn(previous: ChatMessageContent, message: ChatMessageContent) -> boo
         and role in (_USER, _ASSISTANT)
         and not _answers_only(message)
         and not _answers_only(previous)
+    )
+
+
+def _without_blank_turns(
+    built: list[tuple[ChatMessageContent, str | None]], rules: _Rules, changes: list[Change]
+) -> list[tuple[ChatMessageContent, str | None]]:
+    """Leave out the user and assistant messages the format's writer would leave out as blank.
+
+    Such a message says nothing, and the API refuses it (an empty or whitespace-only text
+    block for Anthropic, an empty text part for Gemini): the writer leaves it out with a
+    warning, so `repair` leaves it out first and says so. Anthropic's empty last assistant
+    message, the prefill the API takes, is kept.
+    """
+    kept: list[tuple[ChatMessageContent, str | None]] = []
+    last = len(built) - 1
+    for place, (message, path) in enumerate(built):
+        if _is_blank_turn(message, rules) and not (
+            place == last and rules.blank == "whitespace" and _is_prefill(message)
+        ):
+            what = f"a message of blank text only ({rules.label} refuses it)"
+            changes.append(Change(path or "messages", "dropped", what))
+            continue
+        kept.append((message, path))
+    return kept
+
+
+def _is_blank_turn(message: ChatMessageContent, rules: _Rules) -> bool:
+    """Whether a user or assistant message holds only plain texts the format calls blank."""
+    if message.role not in (_USER, _ASSISTANT) or not message.items:
+        return False
+    for item in message.items:
+        if type(item) is not TextContent or item.citations or peek_metadata(item):
+            return False
+        text = item.text
+        if text and (rules.blank == "empty" or not text.isspace()):
+            return False
+    return True
+
+
+def _is_prefill(message: ChatMessageContent) -> bool:
+    """Whether an assistant message holds empty texts only (Anthropic's empty prefill)."""
+    return message.role == _ASSISTANT and all(
+        isinstance(item, TextContent) and not item.text for item in message.items
     )
 
 

@@ -119,3 +119,21 @@ def test_exactly_the_fields_that_differ_from_their_defaults_are_reported(name, p
     expected = [field for field, value in (("priority", priority), ("tags", tags)) if value]
     assert [note.split(":")[0] for note in notes] == [
         f"messages[0].items[1].{field}" for field in expected]
+
+
+@pytest.mark.parametrize("name", sorted(TITLES))
+def test_a_subclass_field_inside_a_tool_result_is_reported_at_its_path(name):
+    from semantic_chat import FunctionCallContent, FunctionResultContent
+
+    history = ChatHistory([
+        ChatMessageContent("user", "hi"),
+        ChatMessageContent("assistant", items=[FunctionCallContent("c1", "f", "{}")]),
+        ChatMessageContent("tool", items=[
+            FunctionResultContent("c1", [NoteContent("res", priority=5)], name="f")]),
+    ])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        formats.get(name).to_payload(history)
+    assert [str(note.message) for note in caught] == [
+        f"messages[2].items[0].result[0].priority: dropped: {TITLES[name]} cannot carry the "
+        "field 'priority' of NoteContent (written as TextContent)"]

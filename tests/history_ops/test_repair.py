@@ -636,3 +636,37 @@ def test_a_result_answering_by_name_gets_its_calls_id_for_a_format_pairing_by_id
     assert formats.anthropic.to_payload(fixed)["messages"][2]["content"][0] == {
         "type": "tool_result", "tool_use_id": "gemini-call-0-0", "content": '{"t":18}'
     }
+
+
+# --- blank turns: what the Anthropic and Gemini writers leave out, repair leaves out first ------
+
+
+@pytest.mark.parametrize(("name", "text", "dropped"), [
+    ("anthropic", "", True), ("anthropic", "  \n", True), ("anthropic", "hi", False),
+    ("gemini", "", True), ("gemini", "  \n", False), ("openai-chat", "", False),
+])
+def test_repair_leaves_out_a_message_of_blank_text_the_format_refuses(name, text, dropped):
+    history = ChatHistory([ChatMessageContent("user", text)])
+    repaired, changes = repair(history, for_format=name)
+    label = {"anthropic": "Anthropic", "gemini": "Gemini"}.get(name)
+    assert [str(change) for change in changes] == (
+        [f"messages[0]: dropped a message of blank text only ({label} refuses it)"]
+        if dropped else [])
+    assert len(repaired) == (0 if dropped else 1)
+    assert validate(repaired, name) == []
+
+
+def test_repair_keeps_anthropics_empty_prefill_and_merges_around_a_blank_turn():
+    history = ChatHistory([
+        ChatMessageContent("user", "hi"), ChatMessageContent("assistant", " "),
+        ChatMessageContent("user", "again"), ChatMessageContent("assistant", ""),
+    ])
+    repaired, changes = repair(history, for_format="anthropic")
+    assert [str(change) for change in changes] == [
+        "messages[1]: dropped a message of blank text only (Anthropic refuses it)",
+        "messages[2]: merged into messages[0]: a second user message in a row (Anthropic "
+        "needs user and assistant turns to alternate)",
+    ]
+    assert [(str(m.role), [item.text for item in m.items]) for m in repaired] == [
+        ("user", ["hi", "again"]), ("assistant", [""])]
+    assert validate(repaired, "anthropic") == []

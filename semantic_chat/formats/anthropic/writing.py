@@ -39,10 +39,12 @@ from ..wire import (
     HINT_KEYS,
     OnUnsupported,
     compact_json,
+    custom_call,
     get_hints,
     image_type_refused,
     lose,
     lost_metadata,
+    lost_subclass_fields,
     object_arguments,
     parse_object_arguments,
     policy,
@@ -664,9 +666,13 @@ def _plain_image(item: ImageContent) -> dict[str, Any] | None:
             return None
         source = {"type": "base64", "media_type": mime_type, "data": item.base64}
         return {"type": "image", "source": source}
-    if type(uri) is str and uri[:8].lower().startswith(("https://", "http://")):
+    if (
+        type(uri) is str
+        and uri[:8].lower().startswith(("https://", "http://"))
+        and (item._mime_type is None or item._mime_type in IMAGE_TYPES)
+    ):
         return {"type": "image", "source": {"type": "url", "url": uri}}
-    return None
+    return None  # the general writer says why
 
 
 # --- the general writer -------------------------------------------------------------------
@@ -768,8 +774,9 @@ def _assistant_block(
     if isinstance(item, TextContent):
         return _text_block(item, path, on_unsupported)
     if isinstance(item, FunctionCallContent):
-        if item.id is None:
-            unsupported(on_unsupported, FORMAT, path, item, "without an id")
+        why = "without an id" if item.id is None else custom_call(item)
+        if why is not None:
+            unsupported(on_unsupported, FORMAT, path, item, why)
             return None
         block = {
             "type": "tool_use",
@@ -834,8 +841,13 @@ def _image_block(
     if item.file_id is not None:
         source = {"type": "file", "file_id": item.file_id}
     elif item.uri is not None:
-        if not item.uri[:8].lower().startswith(("https://", "http://")):
-            unsupported(on_unsupported, FORMAT, path, item, "by a URI other than http(s)")
+        why = (
+            "by a URI other than http(s)"
+            if not item.uri[:8].lower().startswith(("https://", "http://"))
+            else image_type_refused(item)
+        )
+        if why is not None:
+            unsupported(on_unsupported, FORMAT, path, item, why)
             return None
         source = {"type": "url", "url": item.uri}
     else:
@@ -922,6 +934,7 @@ def _result_block(
         for index, each in enumerate(result):
             where = f"{path}.result[{index}]"
             lost_metadata(each, where, FORMAT, on_unsupported)
+            lost_subclass_fields(each, where, FORMAT, on_unsupported, codecs)
             written = _user_block(each, where, on_unsupported, "in a tool result")
             if written is not None:
                 content.append(written)

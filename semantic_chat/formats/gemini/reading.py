@@ -45,8 +45,8 @@ from ...contents import (
     TextContent,
     UnknownContent,
 )
-from ...contents.base import CONTENT_TYPES
 from ...contents.citation import Citation
+from ...contents.unknown import labelled_class
 from ...errors import FormatError, ProviderError, SemanticChatError, describe_type
 from ...history import ChatHistory
 from ...jsoncodec import model_json_value
@@ -1000,8 +1000,8 @@ def _unknown(key: str, value: Any, path: str, hints: dict[str, Any]) -> UnknownC
     """Data this code does not model (``executable_code``, newer keys), kept whole."""
     if key not in DATA_KEYS:
         hints["part"] = True  # a Gemini part of a kind newer than this code
-    found = CONTENT_TYPES.get_class(key)
-    if found is not None and not issubclass(found, UnknownContent):
+    found = labelled_class(key)
+    if found is not None:
         # Such an item in our JSON is one of that class with newer keys, its metadata (the
         # hints that mark it a Gemini part) among them: it would not come back as this part.
         name = found.__name__

@@ -27,6 +27,7 @@ from ...contents import (
     UnknownContent,
 )
 from ...contents.citation import Citation
+from ...contents.unknown import labelled_class
 from ...errors import FormatError, SerializationError, describe_type
 from ...history import ChatHistory
 from ...jsoncodec import json_value
@@ -37,9 +38,11 @@ from ..codecs import run_encoder
 from ..wire import (
     OnUnsupported,
     compact_json,
+    custom_call,
     get_hints,
     lose,
     lost_metadata,
+    lost_subclass_fields,
     object_arguments,
     parse_object_arguments,
     policy,
@@ -606,8 +609,9 @@ def _write_item(  # noqa: PLR0917 - the writer's state, passed on
     elif isinstance(item, ReasoningContent):
         return _thought_part(item, path, on_unsupported, keys)
     elif isinstance(item, FunctionCallContent):
-        if role != "assistant":
-            unsupported(on_unsupported, FORMAT, path, item, _in_message(role))
+        why = _in_message(role) if role != "assistant" else custom_call(item)
+        if why is not None:
+            unsupported(on_unsupported, FORMAT, path, item, why)
             return None
         part = _call_part(item, path, keys, call_names)
     elif isinstance(item, FunctionResultContent):
@@ -804,6 +808,7 @@ def _result_part(
         for index, each in enumerate(result):
             where = f"{path}.result[{index}]"
             lost_metadata(each, where, FORMAT, on_unsupported)
+            lost_subclass_fields(each, where, FORMAT, on_unsupported, codecs)
             if isinstance(each, TextContent) and codecs.encoder_for(each) is None:
                 _lost_citations(each, where, on_unsupported)
                 texts.append(each.text)
@@ -970,10 +975,13 @@ def _unknown_part(
 ) -> dict[str, Any] | None:
     """Data read whole from Gemini (``executable_code`` ...), written back as it came.
 
-    An unknown item read from another format is no Gemini part: refused.
+    An unknown item read from another format is no Gemini part: refused. So is one labelled
+    like an item of ours (``text`` with newer keys, read from our JSON): the reader refuses
+    such a part, so it never comes from Gemini.
     """
     hints = get_hints(item, HINTS)
-    if item.type not in DATA_KEYS and not hints.get("part"):
+    ours = labelled_class(item.type) is not None
+    if ours or (item.type not in DATA_KEYS and not hints.get("part")):
         unsupported(on_unsupported, FORMAT, path, item, f"of type {item.type!r} (no Gemini part)")
         return None
     try:

@@ -29,6 +29,7 @@ from ..wire import (
     get_hints,
     image_type_refused,
     lost_metadata,
+    lost_subclass_fields,
     policy,
     report_metadata,
     stored_items,
@@ -191,7 +192,8 @@ def _plain_media_part(item: KernelContent) -> dict[str, Any] | None:
             and (type(uri) is not str or not uri.startswith(_WEB) or "youtu" in uri)
         ) or (detail is not None and type(detail) is not str):
             return None  # the general writer checks the URI (`unfetchable_uri`)
-        if uri is None and item._mime_type not in WEB_IMAGE_TYPES:
+        mime_type = item._mime_type
+        if mime_type not in WEB_IMAGE_TYPES and (uri is None or mime_type is not None):
             return None  # an alias (image/jpg) or a type OpenAI refuses: the general writer
         body = {"url": uri if uri is not None else data_url(item)}
         if detail is not None:
@@ -367,16 +369,18 @@ def _write_result(
     ):
         content = []
         for index, element in enumerate(result):
-            lost_metadata(element, f"{path}.result[{index}]", FORMAT, on_unsupported)
-            encoded = codecs.encode(element, f"{path}.result[{index}]")
+            where = f"{path}.result[{index}]"
+            lost_metadata(element, where, FORMAT, on_unsupported)
+            lost_subclass_fields(element, where, FORMAT, on_unsupported, codecs)
+            encoded = codecs.encode(element, where)
             if encoded is not None:
                 content.append(encoded)
             elif isinstance(element, TextContent):
-                _lost_citations(element, f"{path}.result[{index}]", on_unsupported)
+                _lost_citations(element, where, on_unsupported)
                 content.append(_with_fields({"type": "text", "text": element.text}, element))
             else:
                 unsupported(
-                    on_unsupported, FORMAT, f"{path}.result[{index}]", element, "in a tool result"
+                    on_unsupported, FORMAT, where, element, "in a tool result"
                 )
         if not content:  # every part left out: the API refuses an empty list, takes ""
             content = ""
@@ -414,7 +418,9 @@ def _write_part(
     body: dict[str, Any]
     if isinstance(item, ImageContent) and item.file_id is None:
         # The API downloads http(s) URLs only, and takes PNG, JPEG, GIF and WebP bytes only.
-        why = image_type_refused(item) if item.uri is None else unfetchable_uri(item.uri)
+        why = (unfetchable_uri(item.uri) if item.uri is not None else None) or (
+            image_type_refused(item)
+        )
         if why is not None:
             unsupported(on_unsupported, FORMAT, path, item, why)
             return None

@@ -28,6 +28,7 @@ from ..wire import (
     get_hints,
     image_type_refused,
     lost_metadata,
+    lost_subclass_fields,
     policy,
     report_metadata,
     stored_items,
@@ -258,16 +259,17 @@ class _Writer:
             part = {"type": "input_image"}
             if item.file_id is not None:
                 part["file_id"] = item.file_id
-            elif item.uri is not None:
-                if not self._fetchable(item, path):
-                    return None
-                part["image_url"] = item.uri
             else:
                 why = image_type_refused(item)
                 if why is not None:
                     unsupported(self.on_unsupported, FORMAT, path, item, why)
                     return None
-                part["image_url"] = data_url(item)
+                if item.uri is None:
+                    part["image_url"] = data_url(item)
+                elif self._fetchable(item, path):
+                    part["image_url"] = item.uri
+                else:
+                    return None
             if not hints.get("no_detail"):
                 # The API requires a detail; "auto" is what it assumes, so None means "auto".
                 part["detail"] = item.detail if item.detail is not None else "auto"
@@ -340,6 +342,7 @@ class _Writer:
             for index, element in enumerate(result):
                 where = f"{path}.result[{index}]"
                 lost_metadata(element, where, FORMAT, self.on_unsupported)
+                lost_subclass_fields(element, where, FORMAT, self.on_unsupported, codecs)
                 part = self._write_part(element, where)
                 if part is not None:
                     output.append(part)

@@ -36,7 +36,7 @@ from ...history import ChatHistory
 from ...jsoncodec import json_value
 from ...labels import PLAIN_TEXT
 from ...message import ChatMessageContent
-from ...usage import Usage
+from ...usage import Usage, UsageWithUnknownKeys
 from ..wire import (
     OnUnsupported,
     get_hints,
@@ -201,6 +201,10 @@ def _write_usage(
     if usage.cache_creation_tokens is not None:
         what = "cache creation tokens"
         unsupported_field(on_unsupported, FORMAT, f"{path}.cache_creation_tokens", what)
+    if isinstance(usage, UsageWithUnknownKeys):  # counts of a newer version, kept in our JSON
+        for key in usage.unknown_keys:
+            what = f"the token count {key!r} (unknown to this version)"
+            unsupported_field(on_unsupported, FORMAT, f"{path}.{key}", what)
 
 
 def _write_items(
