@@ -620,10 +620,10 @@ def repair(
     With ``for_format`` (a registered format's name) also that format's order: for Anthropic
     and Gemini, system and developer messages after the first turn are moved to the top
     (after those already there, in order), a user or assistant message of blank text only,
-    which the format's writer would leave out, is dropped (`_without_blank_turns`), then each run of user or of assistant messages is
-    merged into its first message (its items then the next one's; the first's name, id,
-    usage and metadata kept). A message of results is never merged. Other formats take any
-    order: only the pairing is repaired.
+    which the format's writer would leave out, is dropped (`_without_blank_turns`), then
+    each run of user or of assistant messages is merged into its first message (its items
+    then the next one's; the first's name, id, usage and metadata kept). A message of
+    results is never merged. Other formats take any order: only the pairing is repaired.
 
     Each `Change` is located in the history given. Nothing given is changed: unchanged
     messages are the same objects in the returned history, a changed one is a copy sharing
