@@ -145,3 +145,24 @@ def test_an_image_by_url_of_an_accepted_or_no_type_is_sent(name, mime_type):
     payload, notes = _noted(lambda: formats.get(name).to_payload(history))
     assert notes == []
     assert "https://x.com/a" in str(payload)
+
+
+# --- a newer Anthropic block named like one of our labels ------------------------------------
+
+
+@pytest.mark.parametrize(("kind", "name"), [("file", "FileContent"), ("audio", "AudioContent")])
+def test_anthropic_refuses_a_newer_block_named_like_one_of_our_items(kind, name):
+    from semantic_chat.errors import FormatError
+    from semantic_chat.formats import anthropic
+
+    with pytest.raises(FormatError) as raised:
+        anthropic.from_payload([{"role": "user", "content": [{"type": kind, "x": 1}]}])
+    assert str(raised.value) == (
+        f"messages[0].content[0].type: '{kind}' is the label of {name}: build a {name} instead")
+
+
+def test_a_newer_anthropic_block_of_another_name_is_still_kept_and_written_back():
+    from semantic_chat.formats import anthropic
+
+    payload = [{"role": "user", "content": [{"type": "hologram", "x": 1}]}]
+    assert anthropic.to_payload(anthropic.from_payload(payload))["messages"] == payload

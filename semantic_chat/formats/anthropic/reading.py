@@ -23,6 +23,7 @@ from ...contents import (
     TextContent,
     UnknownContent,
 )
+from ...contents.unknown import labelled_class
 from ...errors import FormatError, SemanticChatError, describe_type
 from ...history import ChatHistory
 from ...jsoncodec import model_json_value
@@ -509,9 +510,17 @@ def _unknown(kind: str, block: dict[str, Any], path: str) -> UnknownContent:
     A type newer than `KEPT_BLOCK_TYPES` is marked in the hints (`NEWER_MARK`), so the
     writer sends it back while refusing unknown items of other origins.
     """
+    found = labelled_class(kind)
+    if found is not None:
+        # Such an item in our JSON is one of that class with newer keys, its metadata (the
+        # mark that makes it an Anthropic block) among them: it would not come back as this.
+        name = found.__name__
+        raise FormatError(
+            f"{kind!r} is the label of {name}: build a {name} instead", path=f"{path}.type"
+        )
     try:
         item = UnknownContent(kind, {key: value for key, value in block.items() if key != "type"})
-    except SemanticChatError as error:  # a type that is a label of ours, a value not JSON
+    except SemanticChatError as error:  # a blank type, a value not JSON
         where = f"{path}.type" if error.path == "type" else f"{path}{_wire(error.path, '')}"
         raise FormatError(error.detail, path=where) from None
     if kind not in KEPT_BLOCK_TYPES:
