@@ -202,13 +202,15 @@ def test_items_only_the_completed_response_holds_are_given_at_its_end():
     assert_like_response(streamed, only_message)
 
 
-def test_a_message_of_several_parts_warns_of_the_fields_it_leaves_out():
+def test_a_message_of_several_parts_streams_each_part_as_from_response_reads_it():
     refusal = {"type": "refusal", "refusal": "No."}
     response = {**BASE, "status": "completed", "output": [
         {**MESSAGE, "content": [{**CITED, "annotations": []}, refusal]}]}
-    with pytest.warns(Warning, match=r"^events\[\d+\]\.item: the fields of its parts but the last"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing is left out any more
         streamed = accumulate(events_of(response))
     assert [item.text for item in streamed.items] == ["Sunny (w.com)", "No."]
+    assert_like_response(streamed, response)
 
 
 def test_a_malformed_item_event_is_located():

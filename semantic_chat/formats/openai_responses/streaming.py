@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -25,7 +24,6 @@ from ...streaming import (
 )
 from ..documents import without_none
 from ..wire import (
-    ConversionWarning,
     as_plain,
     require,
 )
@@ -46,21 +44,26 @@ def from_stream(events: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
     Text, refusal and reasoning-summary deltas become fragments carrying their
     ``output_index`` as their ``index`` (summary parts joined by a blank line, as
     `from_response` joins them), and an ``output_text.annotation.added`` event an empty text
-    fragment carrying the annotation as a `Citation`; a function or custom tool call starts
-    with its ``output_item.added`` event (call id and name) and grows by its argument (input)
-    deltas, keyed by ``output_index``. Each ``output_item.done`` event gives the whole item:
-    an item no delta streamed (``web_search_call`` ...) is given as `from_response` reads it,
-    and a streamed one is completed with what the deltas do not carry (the message item's id
-    and status, reasoning ids, text they missed). ``response.completed`` (or ``incomplete``)
-    gives id, model, usage and finish reason, and its ``output`` is authoritative: an item no
-    ``output_item.done`` gave is given then. The accumulated chunks' ``to_message()`` is what
+    fragment carrying the annotation as a `Citation`. Each ``output_text`` or ``refusal``
+    part of a message is its own item, as `from_response` reads it: a part after the first
+    (``content_index`` n > 0) has the block index ``output_index + n * 2**32``, and its
+    ``content_part.added`` event gives an empty fragment that holds its place. A function or
+    custom tool call starts with its ``output_item.added`` event (call id and name) and grows
+    by its argument (input) deltas, keyed by ``output_index``. Each ``output_item.done``
+    event gives the whole item: an item no delta streamed (``web_search_call`` ...) is given
+    as `from_response` reads it, and a streamed one is completed with what the deltas do not
+    carry (the message item's id and status on its first part, reasoning ids, text they
+    missed). ``response.completed`` (or ``incomplete``) gives id, model, usage and finish
+    reason, and its ``output`` is authoritative: an item no ``output_item.done`` gave is
+    given then. The accumulated chunks' ``to_message()`` is what
     `from_response` reads from the final response. Events that carry nothing for the message
     (``in_progress``, ``*.done`` of text ...) are skipped.
 
     Raises:
         ProviderError: an ``error`` or ``response.failed`` event (``rate_limit_exceeded:
             Rate limit reached``), located at the event.
-        FormatError: an event is malformed.
+        FormatError: an event is malformed (``events[3].content_index: expected an int from
+            0 to 2**32 - 1, got str``).
     """
     stream = _Stream()
     for number, raw in enumerate(events):
@@ -73,12 +76,20 @@ def from_stream(events: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
             yield chunk
 
 
+_PART_STRIDE = 1 << 32
+"""A message part's block index is ``output_index + content_index * _PART_STRIDE``: its first
+part keeps the output index, later parts get numbers no (smaller) output index reaches."""
+
+
 class _Stream:
-    """What one stream has said so far, by output index: to complete each item at its end."""
+    """What one stream has said so far, by block: to complete each item at its end.
+
+    A block is an output index, or a message part's (`_part_block`).
+    """
 
     def __init__(self) -> None:
-        self.texts: dict[int, list[str]] = {}  # the text (arguments) deltas of each item
-        self.citations: dict[int, int] = {}  # how many annotations each item's events gave
+        self.texts: dict[int, list[str]] = {}  # the text (arguments) deltas of each block
+        self.citations: dict[int, int] = {}  # how many annotations each block's events gave
         self.finished: set[int] = set()  # the items an output_item.done gave whole
         self.named: set[int] = set()  # the calls whose output_item.added gave their name
         self.saw_call = False
@@ -109,7 +120,9 @@ class _Stream:
     def _delta(self, event: dict[str, Any], kind: Any, path: str) -> list[KernelContent]:
         delta = event.get("delta")
         index = event.get("output_index")
-        block = index if type(index) is int else None
+        block = _event_block(event, index, path) if type(index) is int else None
+        if kind == "response.content_part.added":
+            return self._part_added(event.get("part"), block)
         if kind == "response.output_text.annotation.added":
             annotation = event.get("annotation")
             if annotation is None:  # the SDK allows an event without one
@@ -137,6 +150,19 @@ class _Stream:
         if block is not None:
             self.texts.setdefault(block, []).append(delta)
         return [fragment]
+
+    def _part_added(self, part: Any, block: int | None) -> list[KernelContent]:
+        """An empty fragment that holds a text or refusal part's place among the items.
+
+        A part no delta fills (an empty text) then still comes before the parts after it.
+        """
+        kind = part.get("type") if isinstance(part, dict) else None
+        if block is None or kind not in ("output_text", "refusal"):
+            return []
+        self.texts.setdefault(block, [])  # streamed: completed at its item's end
+        if kind == "refusal":
+            return [StreamingRefusalContent("", index=block)]
+        return [StreamingTextContent("", index=block)]
 
     def _count_citation(self, block: int | None) -> None:
         if block is not None:
@@ -171,17 +197,15 @@ class _Stream:
         if index is None:
             return expected
         self.finished.add(index)
-        streamed = self.texts.pop(index, None)
-        if streamed is None:
+        blocks = [_part_block(index, part) for part in range(len(expected))]
+        streamed = [self.texts.pop(block, None) for block in blocks]
+        if all(texts is None for texts in streamed):
             return expected  # nothing streamed: the item whole
-        if len(expected) != 1:
-            warnings.warn(ConversionWarning(
-                f"{path}: the fields of its parts but the last are left out of the streamed "
-                "message (from_response of the final response keeps them)"
-            ), stacklevel=4)
         named = index in self.named
-        cited = self.citations.get(index, 0)
-        return [_completion(expected[-1], "".join(streamed), cited, index, named)]
+        return [  # one item per part of a message (else one item), as from_response reads it
+            _completion(content, "".join(texts or ()), self.citations.get(block, 0), block, named)
+            for content, texts, block in zip(expected, streamed, blocks, strict=True)
+        ]
 
     def _response(
         self, event: dict[str, Any], kind: str, path: str
@@ -212,6 +236,31 @@ def _output_index(event: dict[str, Any], path: str) -> int | None:
     if index is not None and type(index) is not int:
         raise FormatError.mismatch(f"{path}.output_index", "int", describe_type(index))
     return index
+
+
+def _part_block(index: int, part: int) -> int:
+    """The block index of a message's part ``part`` (its ``content_index``) at ``index``."""
+    return index + part * _PART_STRIDE
+
+
+def _event_block(event: dict[str, Any], index: int, path: str) -> int:
+    """The block an event with an ``output_index`` is about: its message part's, if any.
+
+    Raises:
+        FormatError: ``content_index`` is not an int from 0 to 2**32 - 1, or is above 0 with
+            an ``output_index`` beyond that range (their block indexes would meet).
+    """
+    part = event.get("content_index")
+    if part is None:
+        return index
+    if type(part) is not int or not 0 <= part < _PART_STRIDE:
+        shown = describe_type(part) if type(part) is not int else str(part)
+        raise FormatError.mismatch(f"{path}.content_index", "an int from 0 to 2**32 - 1", shown)
+    if part and not 0 <= index < _PART_STRIDE:
+        raise FormatError.mismatch(
+            f"{path}.output_index", "an int from 0 to 2**32 - 1 in a part's event", str(index)
+        )
+    return _part_block(index, part)
 
 
 def _completion(
