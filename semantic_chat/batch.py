@@ -44,7 +44,7 @@ import importlib
 import math
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar, overload
 
 from . import formats, jsoncodec
 from .errors import (
@@ -86,6 +86,57 @@ in the message's ``fields`` JSON."""
 _DOCUMENT_KEYS = frozenset({"version", "options", "messages"})
 
 
+class _Table(Protocol):
+    """A pyarrow ``RecordBatch`` or ``Table`` or a pandas ``DataFrame``, as the types see one.
+
+    Structural, so that neither library is imported (nor needed by mypy): each has columns
+    and a shape, and a batch function returns the same class as it was given.
+    """
+
+    @property
+    def columns(self) -> Any: ...
+
+    @property
+    def shape(self) -> Any: ...
+
+
+_TableT = TypeVar("_TableT", bound=_Table)
+
+
+@overload
+def convert_batch(
+    batch: Mapping[str, Any],
+    column: str = "messages",
+    source: str | None = None,
+    *,
+    target: str,
+    on_error: OnError = "raise",
+    on_unsupported: OnUnsupported | None = None,
+    max_tokens: int | None = None,
+    as_json: bool = True,
+    output: str | None = None,
+    indices: Sequence[int] | None = None,
+    offset: int | None = None,
+) -> dict[str, Any]: ...
+
+
+@overload
+def convert_batch(
+    batch: _TableT,
+    column: str = "messages",
+    source: str | None = None,
+    *,
+    target: str,
+    on_error: OnError = "raise",
+    on_unsupported: OnUnsupported | None = None,
+    max_tokens: int | None = None,
+    as_json: bool = True,
+    output: str | None = None,
+    indices: Sequence[int] | None = None,
+    offset: int | None = None,
+) -> _TableT: ...
+
+
 def convert_batch(
     batch: Any,
     column: str = "messages",
@@ -118,8 +169,8 @@ def convert_batch(
     (the index of the batch's first row) make it ``row N`` of the dataset.
 
     Returns:
-        A batch of the same kind with ``column`` replaced or ``output`` set (and a `PROBLEMS`
-        column added with ``on_error="record"``).
+        A batch of the same kind (a new ``dict`` for a mapping) with ``column`` replaced or
+        ``output`` set (and a `PROBLEMS` column added with ``on_error="record"``).
 
     Raises:
         SemanticChatError: a row cannot be read or converted (``on_error="raise"``), located
@@ -136,6 +187,28 @@ def convert_batch(
         return (jsoncodec.dumps(written) if as_json else written), notes
 
     return _map_rows(batch, column, output or column, convert_one, on_error, as_json, rows)
+
+
+@overload
+def validate_batch(
+    batch: Mapping[str, Any],
+    column: str = "messages",
+    source: str | None = None,
+    target: str | None = None,
+    *,
+    on_unsupported: OnUnsupported | None = None,
+) -> dict[str, Any]: ...
+
+
+@overload
+def validate_batch(
+    batch: _TableT,
+    column: str = "messages",
+    source: str | None = None,
+    target: str | None = None,
+    *,
+    on_unsupported: OnUnsupported | None = None,
+) -> _TableT: ...
 
 
 def validate_batch(
@@ -171,6 +244,34 @@ def validate_batch(
         found = formats.validate(payload, source, target=target, on_unsupported=on_unsupported)
         problems.append([_problem_text(problem) for problem in found])
     return _with_columns(batch, {PROBLEMS: _Column(problems, "problems")})
+
+
+@overload
+def to_prompt_batch(
+    batch: Mapping[str, Any],
+    column: str = "messages",
+    tools_column: str | None = None,
+    output: str = "prompt",
+    *,
+    source: str | None = None,
+    on_error: OnError = "raise",
+    indices: Sequence[int] | None = None,
+    offset: int | None = None,
+) -> dict[str, Any]: ...
+
+
+@overload
+def to_prompt_batch(
+    batch: _TableT,
+    column: str = "messages",
+    tools_column: str | None = None,
+    output: str = "prompt",
+    *,
+    source: str | None = None,
+    on_error: OnError = "raise",
+    indices: Sequence[int] | None = None,
+    offset: int | None = None,
+) -> _TableT: ...
 
 
 def to_prompt_batch(
