@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import operator
 import os
-from collections.abc import Iterable, Iterator, MutableSequence
+from collections.abc import Iterable, Iterator, Mapping, MutableSequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
-from .contents import FunctionResultContent
+from .contents import FunctionResultContent, KernelContent
 from .errors import InvalidTypeError, InvalidValueError, describe_type
-from .labels import AuthorRole
+from .labels import AuthorRole, FinishReason
 from .message import ChatMessageContent
 from .options import ChatOptions
+from .usage import Usage
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -279,21 +280,97 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
         _list_append(messages, _checked(message, len(messages)))
         return message
 
-    def add_system_message(self, content: Any = None, **fields: Any) -> ChatMessageContent:
+    def add_system_message(
+        self,
+        content: Any = None,
+        *,
+        items: Iterable[KernelContent] | None = None,
+        name: str | None = None,
+        id: str | None = None,
+        finish_reason: FinishReason | str | None = None,
+        usage: Usage | Mapping[str, int] | None = None,
+        model_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        inner_content: Any = None,
+    ) -> ChatMessageContent:
         """Append a system message (instructions for the model) and return it."""
-        return self.add_message(ChatMessageContent(AuthorRole.SYSTEM, content, **fields))
+        return self.add_message(
+            ChatMessageContent(
+                AuthorRole.SYSTEM,
+                content,
+                items=items, name=name, id=id, finish_reason=finish_reason, usage=usage,
+                model_id=model_id, metadata=metadata, inner_content=inner_content,
+            )
+        )
 
-    def add_developer_message(self, content: Any = None, **fields: Any) -> ChatMessageContent:
+    def add_developer_message(
+        self,
+        content: Any = None,
+        *,
+        items: Iterable[KernelContent] | None = None,
+        name: str | None = None,
+        id: str | None = None,
+        finish_reason: FinishReason | str | None = None,
+        usage: Usage | Mapping[str, int] | None = None,
+        model_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        inner_content: Any = None,
+    ) -> ChatMessageContent:
         """Append a developer message (instructions, for models that tell them from system)."""
-        return self.add_message(ChatMessageContent(AuthorRole.DEVELOPER, content, **fields))
+        return self.add_message(
+            ChatMessageContent(
+                AuthorRole.DEVELOPER,
+                content,
+                items=items, name=name, id=id, finish_reason=finish_reason, usage=usage,
+                model_id=model_id, metadata=metadata, inner_content=inner_content,
+            )
+        )
 
-    def add_user_message(self, content: Any = None, **fields: Any) -> ChatMessageContent:
+    def add_user_message(
+        self,
+        content: Any = None,
+        *,
+        items: Iterable[KernelContent] | None = None,
+        name: str | None = None,
+        id: str | None = None,
+        finish_reason: FinishReason | str | None = None,
+        usage: Usage | Mapping[str, int] | None = None,
+        model_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        inner_content: Any = None,
+    ) -> ChatMessageContent:
         """Append a user message and return it."""
-        return self.add_message(ChatMessageContent(AuthorRole.USER, content, **fields))
+        return self.add_message(
+            ChatMessageContent(
+                AuthorRole.USER,
+                content,
+                items=items, name=name, id=id, finish_reason=finish_reason, usage=usage,
+                model_id=model_id, metadata=metadata, inner_content=inner_content,
+            )
+        )
 
-    def add_assistant_message(self, content: Any = None, **fields: Any) -> ChatMessageContent:
+    def add_assistant_message(
+        self,
+        content: Any = None,
+        *,
+        items: Iterable[KernelContent] | None = None,
+        name: str | None = None,
+        id: str | None = None,
+        finish_reason: FinishReason | str | None = None,
+        usage: Usage | Mapping[str, int] | None = None,
+        model_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        inner_content: Any = None,
+    ) -> ChatMessageContent:
         """Append an assistant (model) message and return it."""
-        return self.add_message(ChatMessageContent(AuthorRole.ASSISTANT, content, **fields))
+        return self.add_message(
+            ChatMessageContent(
+                AuthorRole.ASSISTANT,
+                content,
+                items=items, name=name, id=id, finish_reason=finish_reason, usage=usage,
+                model_id=model_id, metadata=metadata, inner_content=inner_content,
+            )
+        )
 
     def add_tool_message(
         self,
@@ -301,7 +378,13 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
         call_id: str | None = None,
         name: str | None = None,
         is_error: bool = False,
-        **fields: Any,
+        *,
+        id: str | None = None,
+        finish_reason: FinishReason | str | None = None,
+        usage: Usage | Mapping[str, int] | None = None,
+        model_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        inner_content: Any = None,
     ) -> ChatMessageContent:
         """Append a tool message carrying a function's result for the call ``call_id``.
 
@@ -329,7 +412,13 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
         else:
             _check_results(results, call_id, name, is_error)
             items = [item for _, item in results]
-        return self.add_message(ChatMessageContent(AuthorRole.TOOL, items=items, **fields))
+        return self.add_message(
+            ChatMessageContent(
+                AuthorRole.TOOL,
+                items=items, id=id, finish_reason=finish_reason, usage=usage,
+                model_id=model_id, metadata=metadata, inner_content=inner_content,
+            )
+        )
 
     def call_tools(
         self,
