@@ -32,6 +32,7 @@ from semantic_chat import (
     TextContent,
 )
 from semantic_chat.formats import anthropic as anthropic_format
+from semantic_chat.formats.wire import ERROR_PREFIX
 
 __all__ = ["chat_histories", "chat_payloads", "responses_histories", "responses_payloads"]
 
@@ -145,10 +146,21 @@ def _chat_assistant_items(draw: st.DrawFn, calls: _Calls) -> list[KernelContent]
     return items
 
 
+def _unmarked(answer: Any) -> bool:
+    """Whether a successful tool answer does not start with the mark an error is written
+    with where the format has no error flag (``Error: ``): such an answer reads back as a
+    failed call (`wire.read_error`)."""
+    if isinstance(answer, str):
+        return not answer.startswith(ERROR_PREFIX)
+    first = answer[0] if answer else None
+    return not (isinstance(first, TextContent) and (
+        first.text.startswith(ERROR_PREFIX) or first.text == ERROR_PREFIX.strip()))
+
+
 def _chat_tool_result(draw: st.DrawFn) -> Any:
     if draw(st.booleans()):
-        return draw(st.lists(_texts(), min_size=1, max_size=3))
-    return draw(st.text(max_size=20))
+        return draw(st.lists(_texts(), min_size=1, max_size=3).filter(_unmarked))
+    return draw(st.text(max_size=20).filter(_unmarked))
 
 
 @st.composite
@@ -184,7 +196,8 @@ def chat_histories(draw: st.DrawFn, max_messages: int = 6) -> ChatHistory:
         else:
             call = calls.answer(draw)
             if call.id is None:
-                result = FunctionResultContent(None, draw(st.text(max_size=20)), name=call.name)
+                answer = draw(st.text(max_size=20).filter(_unmarked))
+                result = FunctionResultContent(None, answer, name=call.name)
                 messages.append(ChatMessageContent("function", items=[result]))
             else:
                 result = FunctionResultContent(call.id, _chat_tool_result(draw), name=call.name)
@@ -269,9 +282,10 @@ def responses_histories(draw: st.DrawFn, max_messages: int = 6) -> ChatHistory:
         else:
             call = calls.answer(draw)
             if draw(st.booleans()):
-                result: Any = draw(st.lists(_responses_part(), min_size=1, max_size=3))
+                parts = st.lists(_responses_part(), min_size=1, max_size=3)
+                result: Any = draw(parts.filter(_unmarked))
             else:
-                result = draw(st.text(max_size=20))
+                result = draw(st.text(max_size=20).filter(_unmarked))
             items = [FunctionResultContent(call.id, result, name=call.name)]
         messages.append(ChatMessageContent(role, items=items))
         previous = role
