@@ -3,8 +3,11 @@
 A reader of the target, or a crash while writing, never sees half a file: the target is
 either untouched or complete. `ChatHistory.save` and the command line both write this way.
 A target that is a symbolic link stays one: the file it points to is written (the temporary
-file goes beside that file, so that the rename stays on one file system). Errors name the
-path the caller gave, never the temporary file. The module imports nothing of the package, so
+file goes beside that file, so that the rename stays on one file system). A target that is no
+file to replace is written in place, never replaced (`open_direct`): a device (``/dev/null``),
+a pipe or socket, or a path naming an open file descriptor (``/dev/stdout``, ``/dev/fd/3``),
+which is written where it stands, as a shell redirection opened it. Errors name the path the
+caller gave, never the temporary file. The module imports nothing of the package, so
 that anything may use it.
 """
 
@@ -19,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-__all__ = ["atomic_write", "commit", "discard", "real_target", "temporary_beside"]
+__all__ = ["atomic_write", "commit", "discard", "open_direct", "real_target", "temporary_beside"]
 
 
 def real_target(target: Path) -> Path:
@@ -86,6 +89,49 @@ def discard(handle: IO[bytes]) -> None:
         os.unlink(handle.name)
 
 
+def open_direct(target: Path) -> IO[bytes] | None:
+    """A stream writing ``target`` in place, when it is no file to replace; else ``None``.
+
+    A path naming an open file descriptor (``/dev/stdout``, ``/dev/fd/3``, ``/proc/self/fd/1``,
+    directly or through links) gives a duplicate of that descriptor, so the bytes go where it
+    stands (after what a redirected ``>> log`` already holds, or into the pipe). A device, a
+    pipe or a socket (``/dev/null``) is opened and written: renaming a file over it would put
+    a plain file in its place. ``None`` for a regular file or one not there yet.
+
+    Raises:
+        OSError: the descriptor or the device cannot be opened; the message names ``target``.
+    """
+    try:
+        descriptor = _descriptor_of(target)
+        if descriptor is not None:
+            return os.fdopen(os.dup(descriptor), "wb")
+        found = os.stat(target)  # follows links
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise type(error)(error.errno, error.strerror or str(error), str(target)) from None
+    if stat.S_ISREG(found.st_mode) or stat.S_ISDIR(found.st_mode):
+        return None  # a folder: the rename refuses it, naming it
+    try:
+        return open(target, "wb")  # the caller closes it
+    except OSError as error:
+        raise type(error)(error.errno, error.strerror or str(error), str(target)) from None
+
+
+def _descriptor_of(target: Path) -> int | None:
+    """The file descriptor ``target`` names (``/dev/stdout``: 1), following links; or ``None``."""
+    folders = {os.path.realpath(folder) for folder in ("/proc/self/fd", "/dev/fd")}
+    path = target
+    seen: set[Path] = set()
+    while True:
+        if path.name.isdigit() and os.path.realpath(path.parent) in folders:
+            return int(path.name)
+        if path in seen or not path.is_symlink():
+            return None
+        seen.add(path)
+        path = path.parent / path.readlink()
+
+
 @contextlib.contextmanager
 def atomic_write(target: Path) -> Iterator[IO[bytes]]:
     """Give a binary stream whose bytes replace ``target`` once the block ends without error.
@@ -94,11 +140,19 @@ def atomic_write(target: Path) -> Iterator[IO[bytes]]:
     removed and the error propagates, leaving ``target`` as it was. A symbolic link is kept
     and the file it points to written.
 
+    A target that is no file to replace (a device, a pipe, ``/dev/stdout``) is written in
+    place (`open_direct`): what was written before an error stays there.
+
     Raises:
         FileNotFoundError: a folder of ``target`` does not exist (named in the message).
         OSError: the temporary file cannot be created, flushed or renamed; the message names
             ``target``, not the temporary file.
     """
+    direct = open_direct(target)
+    if direct is not None:
+        with direct:
+            yield direct
+        return
     handle = temporary_beside(target)
     try:
         yield handle

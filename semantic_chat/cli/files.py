@@ -207,6 +207,15 @@ def atomic_output(target: Path | None) -> Iterator[IO[bytes]]:
         sys.stdout.buffer.flush()
         return
     try:
+        direct = atomic.open_direct(target)  # /dev/stdout, /dev/null: written in place
+    except OSError as error:
+        raise CommandError(f"{target}: cannot write: {error.strerror or error}") from None
+    if direct is not None:
+        sys.stdout.buffer.flush()  # what the command wrote before stays before
+        with direct:
+            yield direct
+        return
+    try:
         handle = atomic.temporary_beside(target)
     except OSError as error:
         raise CommandError(f"{target}: cannot write: {error.strerror or error}") from None
