@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from .. import formats
 from ..errors import SemanticChatError
 from ..example import example_history
-from ..formats import documents, validation
+from ..formats import validation
 from ..history import ChatHistory
 from ..html import render
 from ..transcript import render_transcript, summarize
@@ -42,6 +42,7 @@ from .pipeline import (
     dump,
     open_pool,
     read_noting,
+    result_format,
     run_chunks,
     transform,
 )
@@ -113,9 +114,10 @@ def convert(args: argparse.Namespace) -> int:
                 on_unsupported=args.on_unsupported, max_tokens=args.max_tokens,
             )
             _, text, notes = transform(job, read_document(source))
+            if text is None:  # a results line of a request without a reply: nothing to write
+                raise CommandError("; ".join(notes))
             for note in notes:
                 _warn(note)
-            assert text is not None
             with _output(args.to, target) as out:
                 out.write((text + "\n").encode())
             return 0
@@ -130,7 +132,7 @@ def _convert_lines(args: argparse.Namespace, source: Input, target: Path | None)
         on_unsupported=args.on_unsupported, plugins=tuple(args.plugin),
         max_tokens=args.max_tokens,
     )
-    converted = skipped = dropped = 0
+    converted = skipped = dropped = unanswered = 0
     with (
         open_pool(job, args.workers) as pool,
         _output(args.to, target) as out,
@@ -151,8 +153,10 @@ def _convert_lines(args: argparse.Namespace, source: Input, target: Path | None)
                     continue
                 for note in outcome.warnings:
                     progress.write(f"{PROG}: warning: {where}: {note}")
+                if outcome.data is None:  # a results line of a request without a reply
+                    unanswered += 1
+                    continue
                 dropped += len(outcome.warnings)
-                assert outcome.data is not None
                 out.write(outcome.data)
                 converted += 1
             progress.advance(chunk.size)
@@ -160,6 +164,8 @@ def _convert_lines(args: argparse.Namespace, source: Input, target: Path | None)
         summary = f"converted {_count(converted, 'conversation')} to {args.to}"
         if dropped:
             summary += f"; dropped {_count(dropped, 'item')}"
+        if unanswered:
+            summary += f"; left out {_count(unanswered, 'request')} without a reply"
         if skipped:
             summary += f"; skipped {_count(skipped, 'invalid line')}"
         print(f"{PROG}: {summary}", file=sys.stderr)
@@ -487,8 +493,6 @@ class _Shown(NamedTuple):
     expired``): shown as it is, where the conversation would be."""
 
 
-_RESULT_FORMATS = {"anthropic_batch_result": "anthropic", "gemini_batch_result": "gemini"}
-"""The format of a results line by its kind (an OpenAI one is either OpenAI format's)."""
 
 
 def _transcript(shown: _Shown, color: bool) -> str:
@@ -516,8 +520,7 @@ def _read(source: str | None, payload: Any) -> _Shown:
     """
     failed = validation.failed_request(payload)
     if failed is not None:
-        kind = documents.kind_of(payload) or ""
-        return _Shown(source or _RESULT_FORMATS.get(kind, "openai"), None, failed)
+        return _Shown(source or result_format(payload), None, failed)
     name = source if source is not None else formats.detect(payload)
     history, notes = read_noting(name, payload)
     for note in notes:

@@ -35,6 +35,7 @@ __all__ = [
     "dump",
     "open_pool",
     "read_noting",
+    "result_format",
     "run_chunk",
     "run_chunks",
     "transform",
@@ -98,13 +99,20 @@ def transform(job: Job, payload: Any) -> tuple[str, str | None, list[str]]:
     into any request without a limit, a Batch line's too (`validation.give_max_tokens`).
 
     Returns:
-        The format it was read in, the output JSON text (``None`` when there is no target),
-        and the warnings about what was dropped.
+        The format it was read in, the output JSON text (``None`` when there is no target, or
+        no reply to convert), and the warnings about what was dropped.
+
+    A results line of a request that got no reply (an ``errored`` or ``expired`` result, an
+    OpenAI or Gemini error line) has nothing to convert: no text, and the warning `validate`
+    gives it (``no reply to convert: request a3: expired``); the command leaves it out.
 
     Raises:
         SemanticChatError: the payload cannot be read, or the target cannot carry it (a
             Batch line without a model for a target whose Batch lines need one, too).
     """
+    failed = validation.failed_request(payload)
+    if failed is not None:
+        return job.source or result_format(payload), None, [f"no reply to convert: {failed}"]
     unwrapped = documents.unwrap(payload)
     body = unwrapped.body
     try:
@@ -119,6 +127,14 @@ def transform(job: Job, payload: Any) -> tuple[str, str | None, list[str]]:
     request = documents.is_request(body) or history.options is not None
     text, notes = dump(job, history, request=request, wrap=unwrapped.wrap)
     return source, text, read_notes + notes
+
+
+_RESULT_FORMATS = {"anthropic_batch_result": "anthropic", "gemini_batch_result": "gemini"}
+
+
+def result_format(line: Any) -> str:
+    """The format of a Batch results line by its kind (``openai``: either OpenAI format's)."""
+    return _RESULT_FORMATS.get(documents.kind_of(line) or "", "openai")
 
 
 def read_noting(source: str, payload: Any) -> tuple[ChatHistory, list[str]]:
