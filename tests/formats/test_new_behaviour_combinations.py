@@ -166,3 +166,37 @@ def test_a_newer_anthropic_block_of_another_name_is_still_kept_and_written_back(
 
     payload = [{"role": "user", "content": [{"type": "hologram", "x": 1}]}]
     assert anthropic.to_payload(anthropic.from_payload(payload))["messages"] == payload
+
+
+# --- Gemini: results of one call turn in one content, whatever message holds them ------------
+
+
+@pytest.mark.parametrize("order", ["user first", "tool first"])
+def test_gemini_writes_a_user_message_of_results_beside_tool_results_as_one_content(order):
+    from semantic_chat import FunctionResultContent, TextContent
+
+    user_results = ChatMessageContent("user", items=[FunctionResultContent("c0", "18 C", name="w")])
+    tool_results = ChatMessageContent("tool", items=[FunctionResultContent("c1", "21 C", name="w")])
+    pair = [user_results, tool_results] if order == "user first" else [tool_results, user_results]
+    history = ChatHistory([
+        ChatMessageContent("user", items=[TextContent("Paris and Rome?")]),
+        ChatMessageContent("assistant", items=[FunctionCallContent("c0", "w", "{}"),
+                                               FunctionCallContent("c1", "w", "{}")]),
+        *pair,
+    ])
+    contents = gemini.to_payload(history)["contents"]
+    assert len(contents) == 3
+    assert [part["function_response"]["id"] for part in contents[2]["parts"]] == (
+        ["c0", "c1"] if order == "user first" else ["c1", "c0"])
+
+
+def test_a_user_message_of_text_after_results_is_still_its_own_content():
+    from semantic_chat import FunctionResultContent
+
+    history = ChatHistory([
+        ChatMessageContent("assistant", items=[FunctionCallContent("c0", "w", "{}")]),
+        ChatMessageContent("tool", items=[FunctionResultContent("c0", "18 C", name="w")]),
+        ChatMessageContent("user", "thanks"),
+    ])
+    assert [content["role"] for content in gemini.to_payload(history)["contents"]] == [
+        "model", "user", "user"]

@@ -402,13 +402,17 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
             last["parts"].extend(parts)
             _join_fields(last, hints, keys)
             continue
-        if role_text == "user" and last_kind == _RESULTS and hints.get("join"):
+        # A user message of results only (as another format's reader may give) answers the
+        # same call turn as the results beside it: Gemini wants them in one content.
+        only_results = bool(parts) and all(function_response in part for part in parts)
+        if role_text == "user" and last_kind == _RESULTS and (hints.get("join") or only_results):
             last["parts"].extend(parts)
-            last_kind = _OTHER
+            last_kind = _RESULTS if only_results else _OTHER
             continue
         last = _content(role_text, hints, parts, keys)
         append(last)
-        last_kind = _RESULTS if role_text == "tool" else _OTHER
+        results = role_text == "tool" or (role_text == "user" and only_results)
+        last_kind = _RESULTS if results else _OTHER
     if made:
         _in_call_order(contents, made, function_response)
     if not system_hints:
