@@ -96,10 +96,23 @@ def count_tokens(
 
 
 def checked_count(tokens: object, index: int) -> int:
-    """``tokens`` as a counter returned it for ``messages[index]``, checked to be an ``int``."""
-    if type(tokens) is int:
+    """``tokens`` as a counter returned it for ``messages[index]``, checked to be an ``int``.
+
+    A negative count is refused: a history would then count fewer tokens the more messages
+    it holds, and `trim` would keep everything (a ``partial`` with a sign typo).
+
+    Raises:
+        InvalidTypeError: not an ``int`` (a ``bool`` neither).
+        InvalidValueError: a negative ``int``.
+    """
+    if type(tokens) is int and tokens >= 0:
         return tokens
     if isinstance(tokens, int) and not isinstance(tokens, bool):
+        if tokens < 0:
+            raise InvalidValueError(
+                f"token_counter gave {tokens} tokens: a count is 0 or more",
+                path=f"messages[{index}]",
+            )
         return int(tokens)
     raise InvalidTypeError.mismatch(
         f"messages[{index}]", "an int token count from token_counter", describe_type(tokens)
@@ -285,7 +298,15 @@ def count_tokens_approximately(
     sum of its messages' counts.
 
     Configure it with ``functools.partial(count_tokens_approximately, chars_per_token=3)``.
+
+    Raises:
+        InvalidTypeError: ``chars_per_token`` is not a number.
+        InvalidValueError: ``chars_per_token`` is not above 0 (or is NaN).
     """
+    if not (type(chars_per_token) is float or type(chars_per_token) is int) or not (
+        chars_per_token > 0
+    ):
+        _refuse_chars_per_token(chars_per_token)
     chars, fixed = _approximate_items(message.items, tokens_per_image, tokens_per_file)
     role = message.role
     chars += len(PLAIN_TEXT.get(role) or str(role))
@@ -293,6 +314,19 @@ def count_tokens_approximately(
     if name and count_name:
         chars += len(name)
     return math.ceil(chars / chars_per_token) + fixed + extra_tokens_per_message
+
+
+def _refuse_chars_per_token(value: object) -> None:
+    """Say why ``chars_per_token`` cannot divide a message's characters.
+
+    Raises:
+        InvalidTypeError: it is not a number (a ``bool`` neither).
+        InvalidValueError: it is not above 0.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidTypeError.mismatch("chars_per_token", "a number", describe_type(value))
+    if not value > 0:
+        raise InvalidValueError(f"expected a number above 0, got {value!r}", path="chars_per_token")
 
 
 # The cookbook's constants for tool definitions: (function start, properties start, property,

@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar, overload
 
 import attrs
+import numpy as np
 
 from ..contents import FunctionCallContent, FunctionResultContent, KernelContent
 from ..errors import (
@@ -260,10 +261,10 @@ def _result_value(value: Any) -> Any:
     """A tool's return value as a result: JSON values as they are, objects as their fields.
 
     Items stay items (a lone item as a list of one); attrs and dataclass instances become
-    dicts of their fields, enums their values, tuples and sets lists, dates and times their
-    ISO 8601 text, pydantic models their JSON dump. Anything else (a `ChatMessageContent`
-    too, whose private fields are no result) is left for `FunctionResultContent` to refuse at
-    its path.
+    dicts of their fields, enums their values, tuples and sets lists, dates and times (numpy's
+    ``datetime64`` too) their ISO 8601 text, pydantic models their JSON dump. Anything else
+    (a `ChatMessageContent` too, whose private fields are no result) is left for
+    `FunctionResultContent` to refuse at its path.
     """
     if value is None or isinstance(value, (str, bool, int, float, KernelContent)):
         return value
@@ -291,6 +292,8 @@ def _result_value(value: Any) -> Any:
         }
     if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
         return value.isoformat()
+    if isinstance(value, np.datetime64):  # numpy's ISO 8601 text, to its unit ("NaT" too)
+        return str(np.datetime_as_string(value))
     dump = getattr(value, "model_dump", None)
     if callable(dump):
         return dump(mode="json")

@@ -1060,3 +1060,21 @@ def test_a_result_paired_by_name_quotes_its_call_in_the_messages():
     assert gemini.to_payload(messages)["contents"][2] == {"role": "user", "parts": [
         {"function_response": {"name": "get_weather", "response": {"result": "sunny"}}},
     ]}
+
+
+def test_a_numpy_datetime64_result_is_its_iso_text():
+    import numpy as np
+
+    from semantic_chat import ChatHistory, FunctionCallContent
+    from semantic_chat.tools import ToolSet
+
+    def when(kind: str) -> object:
+        """A date."""
+        return np.datetime64("2024-01-01") if kind == "day" else np.datetime64("2024-01-01T10:30")
+
+    history = ChatHistory()
+    history.add_assistant_message(items=[FunctionCallContent("c1", "when", '{"kind": "day"}'),
+                                         FunctionCallContent("c2", "when", '{"kind": "time"}')])
+    answer = history.call_tools(ToolSet([when]))
+    assert [(result.result, result.is_error) for result in answer.function_results] == [
+        ("2024-01-01", False), ("2024-01-01T10:30", False)]
