@@ -101,15 +101,16 @@ def open_direct(target: Path) -> IO[bytes] | None:
     Raises:
         OSError: the descriptor or the device cannot be opened; the message names ``target``.
     """
-    try:
-        descriptor = _descriptor_of(target)
-        if descriptor is not None:
+    descriptor = _descriptor_of(target)
+    if descriptor is not None:
+        try:
             return os.fdopen(os.dup(descriptor), "wb")
+        except OSError as error:
+            raise type(error)(error.errno, error.strerror or str(error), str(target)) from None
+    try:
         found = os.stat(target)  # follows links
-    except FileNotFoundError:
+    except OSError:  # not there, or a loop of links: the atomic way says which
         return None
-    except OSError as error:
-        raise type(error)(error.errno, error.strerror or str(error), str(target)) from None
     if stat.S_ISREG(found.st_mode) or stat.S_ISDIR(found.st_mode):
         return None  # a folder: the rename refuses it, naming it
     try:
@@ -129,7 +130,10 @@ def _descriptor_of(target: Path) -> int | None:
         if path in seen or not path.is_symlink():
             return None
         seen.add(path)
-        path = path.parent / path.readlink()
+        try:
+            path = path.parent / path.readlink()
+        except OSError:  # unreadable: no descriptor, and the atomic way says why
+            return None
 
 
 @contextlib.contextmanager
