@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import operator
 import os
-from collections.abc import Iterable, Iterator, Mapping, MutableSequence
+from collections.abc import Iterable, Iterator, MutableSequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
-from .contents import FunctionResultContent, KernelContent
+from .contents import FunctionResultContent
 from .errors import InvalidTypeError, InvalidValueError, describe_type
-from .labels import AuthorRole, FinishReason
-from .message import ChatMessageContent
+from .labels import AuthorRole
+from .message import ChatMessageContent, MessageFields, ResultMessageFields
 from .options import ChatOptions
-from .usage import Usage
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
+    from typing_extensions import Self, Unpack
 
     from .tools.toolset import ToolSet
 
@@ -281,96 +280,28 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
         return message
 
     def add_system_message(
-        self,
-        content: Any = None,
-        *,
-        items: Iterable[KernelContent] | None = None,
-        name: str | None = None,
-        id: str | None = None,
-        finish_reason: FinishReason | str | None = None,
-        usage: Usage | Mapping[str, int] | None = None,
-        model_id: str | None = None,
-        metadata: dict[str, Any] | None = None,
-        inner_content: Any = None,
+        self, content: Any = None, **fields: Unpack[MessageFields]
     ) -> ChatMessageContent:
         """Append a system message (instructions for the model) and return it."""
-        return self.add_message(
-            ChatMessageContent(
-                AuthorRole.SYSTEM,
-                content,
-                items=items, name=name, id=id, finish_reason=finish_reason, usage=usage,
-                model_id=model_id, metadata=metadata, inner_content=inner_content,
-            )
-        )
+        return self.add_message(ChatMessageContent(AuthorRole.SYSTEM, content, **fields))
 
     def add_developer_message(
-        self,
-        content: Any = None,
-        *,
-        items: Iterable[KernelContent] | None = None,
-        name: str | None = None,
-        id: str | None = None,
-        finish_reason: FinishReason | str | None = None,
-        usage: Usage | Mapping[str, int] | None = None,
-        model_id: str | None = None,
-        metadata: dict[str, Any] | None = None,
-        inner_content: Any = None,
+        self, content: Any = None, **fields: Unpack[MessageFields]
     ) -> ChatMessageContent:
         """Append a developer message (instructions, for models that tell them from system)."""
-        return self.add_message(
-            ChatMessageContent(
-                AuthorRole.DEVELOPER,
-                content,
-                items=items, name=name, id=id, finish_reason=finish_reason, usage=usage,
-                model_id=model_id, metadata=metadata, inner_content=inner_content,
-            )
-        )
+        return self.add_message(ChatMessageContent(AuthorRole.DEVELOPER, content, **fields))
 
     def add_user_message(
-        self,
-        content: Any = None,
-        *,
-        items: Iterable[KernelContent] | None = None,
-        name: str | None = None,
-        id: str | None = None,
-        finish_reason: FinishReason | str | None = None,
-        usage: Usage | Mapping[str, int] | None = None,
-        model_id: str | None = None,
-        metadata: dict[str, Any] | None = None,
-        inner_content: Any = None,
+        self, content: Any = None, **fields: Unpack[MessageFields]
     ) -> ChatMessageContent:
         """Append a user message and return it."""
-        return self.add_message(
-            ChatMessageContent(
-                AuthorRole.USER,
-                content,
-                items=items, name=name, id=id, finish_reason=finish_reason, usage=usage,
-                model_id=model_id, metadata=metadata, inner_content=inner_content,
-            )
-        )
+        return self.add_message(ChatMessageContent(AuthorRole.USER, content, **fields))
 
     def add_assistant_message(
-        self,
-        content: Any = None,
-        *,
-        items: Iterable[KernelContent] | None = None,
-        name: str | None = None,
-        id: str | None = None,
-        finish_reason: FinishReason | str | None = None,
-        usage: Usage | Mapping[str, int] | None = None,
-        model_id: str | None = None,
-        metadata: dict[str, Any] | None = None,
-        inner_content: Any = None,
+        self, content: Any = None, **fields: Unpack[MessageFields]
     ) -> ChatMessageContent:
         """Append an assistant (model) message and return it."""
-        return self.add_message(
-            ChatMessageContent(
-                AuthorRole.ASSISTANT,
-                content,
-                items=items, name=name, id=id, finish_reason=finish_reason, usage=usage,
-                model_id=model_id, metadata=metadata, inner_content=inner_content,
-            )
-        )
+        return self.add_message(ChatMessageContent(AuthorRole.ASSISTANT, content, **fields))
 
     def add_tool_message(
         self,
@@ -378,13 +309,7 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
         call_id: str | None = None,
         name: str | None = None,
         is_error: bool = False,
-        *,
-        id: str | None = None,
-        finish_reason: FinishReason | str | None = None,
-        usage: Usage | Mapping[str, int] | None = None,
-        model_id: str | None = None,
-        metadata: dict[str, Any] | None = None,
-        inner_content: Any = None,
+        **fields: Unpack[ResultMessageFields],
     ) -> ChatMessageContent:
         """Append a tool message carrying a function's result for the call ``call_id``.
 
@@ -412,13 +337,7 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
         else:
             _check_results(results, call_id, name, is_error)
             items = [item for _, item in results]
-        return self.add_message(
-            ChatMessageContent(
-                AuthorRole.TOOL,
-                items=items, id=id, finish_reason=finish_reason, usage=usage,
-                model_id=model_id, metadata=metadata, inner_content=inner_content,
-            )
-        )
+        return self.add_message(ChatMessageContent(AuthorRole.TOOL, items=items, **fields))
 
     def call_tools(
         self,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict, TypeVar
 
 import attrs
 
@@ -40,6 +40,29 @@ _store = object.__setattr__
 _optional_text = check_optional_text
 
 __all__ = ["MESSAGE_TYPES", "ChatMessageContent"]
+
+
+class ResultMessageFields(TypedDict, total=False):
+    """A message's keyword fields but its items and name: what `add_tool_message` passes on."""
+
+    id: str | None
+    finish_reason: FinishReason | str | None
+    usage: Usage | Mapping[str, int] | None
+    model_id: str | None
+    metadata: dict[str, Any] | None
+    inner_content: Any
+
+
+class MessageFields(ResultMessageFields, total=False):
+    """The keyword fields `ChatMessageContent` takes beside its role and content.
+
+    The role helpers (`semantic_chat.roles.user` ...) and ``ChatHistory.add_user_message``
+    and its siblings pass them on as ``**fields: Unpack[MessageFields]``, so that mypy checks
+    each keyword's name and type there as it does at the constructor.
+    """
+
+    items: Iterable[KernelContent] | None
+    name: str | None
 
 
 def _as_collection(value: Iterable[Any] | None) -> ChatMessageContentItemCollection:

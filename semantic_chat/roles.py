@@ -8,79 +8,32 @@ per-role messages have it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .contents import FunctionResultContent, KernelContent
+from .contents import FunctionResultContent
 from .errors import InvalidTypeError, InvalidValueError
-from .labels import AuthorRole, FinishReason
-from .message import ChatMessageContent
-from .usage import Usage
+from .labels import AuthorRole
+from .message import ChatMessageContent, MessageFields
+
+if TYPE_CHECKING:  # Python 3.10 has no typing.Unpack; annotations are never evaluated
+    from typing_extensions import Unpack
 
 __all__ = ["assistant", "system", "tool", "user"]
 
 
-def system(
-    content: Any = None,
-    *,
-    items: Iterable[KernelContent] | None = None,
-    name: str | None = None,
-    id: str | None = None,
-    finish_reason: FinishReason | str | None = None,
-    usage: Usage | Mapping[str, int] | None = None,
-    model_id: str | None = None,
-    metadata: dict[str, Any] | None = None,
-    inner_content: Any = None,
-) -> ChatMessageContent:
+def system(content: Any = None, **fields: Unpack[MessageFields]) -> ChatMessageContent:
     """A system message: instructions for the model."""
-    return ChatMessageContent(
-        AuthorRole.SYSTEM,
-        content,
-        items=items, name=name, id=id, finish_reason=finish_reason, usage=usage,
-        model_id=model_id, metadata=metadata, inner_content=inner_content,
-    )
+    return ChatMessageContent(AuthorRole.SYSTEM, content, **fields)
 
 
-def user(
-    content: Any = None,
-    *,
-    items: Iterable[KernelContent] | None = None,
-    name: str | None = None,
-    id: str | None = None,
-    finish_reason: FinishReason | str | None = None,
-    usage: Usage | Mapping[str, int] | None = None,
-    model_id: str | None = None,
-    metadata: dict[str, Any] | None = None,
-    inner_content: Any = None,
-) -> ChatMessageContent:
+def user(content: Any = None, **fields: Unpack[MessageFields]) -> ChatMessageContent:
     """A user message."""
-    return ChatMessageContent(
-        AuthorRole.USER,
-        content,
-        items=items, name=name, id=id, finish_reason=finish_reason, usage=usage,
-        model_id=model_id, metadata=metadata, inner_content=inner_content,
-    )
+    return ChatMessageContent(AuthorRole.USER, content, **fields)
 
 
-def assistant(
-    content: Any = None,
-    *,
-    items: Iterable[KernelContent] | None = None,
-    name: str | None = None,
-    id: str | None = None,
-    finish_reason: FinishReason | str | None = None,
-    usage: Usage | Mapping[str, int] | None = None,
-    model_id: str | None = None,
-    metadata: dict[str, Any] | None = None,
-    inner_content: Any = None,
-) -> ChatMessageContent:
+def assistant(content: Any = None, **fields: Unpack[MessageFields]) -> ChatMessageContent:
     """An assistant (model) message."""
-    return ChatMessageContent(
-        AuthorRole.ASSISTANT,
-        content,
-        items=items, name=name, id=id, finish_reason=finish_reason, usage=usage,
-        model_id=model_id, metadata=metadata, inner_content=inner_content,
-    )
+    return ChatMessageContent(AuthorRole.ASSISTANT, content, **fields)
 
 
 def tool(
@@ -88,14 +41,7 @@ def tool(
     *,
     call_id: str | None = None,
     is_error: bool = False,
-    items: Iterable[KernelContent] | None = None,
-    name: str | None = None,
-    id: str | None = None,
-    finish_reason: FinishReason | str | None = None,
-    usage: Usage | Mapping[str, int] | None = None,
-    model_id: str | None = None,
-    metadata: dict[str, Any] | None = None,
-    inner_content: Any = None,
+    **fields: Unpack[MessageFields],
 ) -> ChatMessageContent:
     """A tool message: ``tool(result, call_id="call_1")`` answers one call.
 
@@ -117,14 +63,9 @@ def tool(
                 "set it on each FunctionResultContent instead",
                 path="is_error",
             )
-    elif items is not None:
+    elif fields.get("items") is not None:
         raise InvalidTypeError("give call_id= (with the result) or items=, not both", path="items")
     else:
-        items = [FunctionResultContent(call_id, content, is_error=is_error)]
+        fields["items"] = [FunctionResultContent(call_id, content, is_error=is_error)]
         content = None
-    return ChatMessageContent(
-        AuthorRole.TOOL,
-        content,
-        items=items, name=name, id=id, finish_reason=finish_reason, usage=usage,
-        model_id=model_id, metadata=metadata, inner_content=inner_content,
-    )
+    return ChatMessageContent(AuthorRole.TOOL, content, **fields)
