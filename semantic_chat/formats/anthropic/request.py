@@ -56,7 +56,7 @@ from ..request_fields import (
     request_messages,
     write_kept_tools,
 )
-from ..wire import OnUnsupported, as_plain, get_hints, unsupported_field
+from ..wire import OnUnsupported, as_plain, get_hints, policy, unsupported_field
 from . import reading, writing
 from .shared import FORMAT, HINTS
 
@@ -480,8 +480,9 @@ def to_payload(
         FormatError: a role the format does not have, or consecutive turns of one role with
             ``merge_consecutive=False``.
     """
-    if isinstance(history, ChatMessageContent):
+    if on_unsupported is not None:  # None, the default, needs no check
+        on_unsupported = policy(on_unsupported)
+    if type(history) is not ChatHistory and isinstance(history, ChatMessageContent):
         history = [history]
-    return writing.to_payload(
-        history, on_unsupported=on_unsupported, merge_consecutive=merge_consecutive
-    )
+    # The writer itself, not `writing.to_payload`: a call less for every history written.
+    return writing._to_payload(history, on_unsupported, merge_consecutive, True)

@@ -178,13 +178,14 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     """
     turns: list[dict[str, Any]] = []
     append = turns.append
-    system: list[dict[str, Any]] = []
+    system: list[Any] = []  # the quick path's texts (str), the general writer's blocks
     system_blocks = False  # written as blocks, whatever they hold
+    system_general = False  # some written the long way: blank texts may be among them
     last: dict[str, Any] = _NO_TURN  # the turn being built, and what made it: "" (none yet),
     last_kind = ""  # "assistant", "user", "tool" (only results of tool messages so far), or
     # "tool+" (tool messages' results and other blocks: a result joins before those)
     results = _NO_RESULTS  # the content of the last turn, when it is "tool"
-    blanks: list[tuple[int, dict[str, Any]]] = []  # turns a message of blank texts began
+    blanks: tuple[tuple[int, dict[str, Any]], ...] = ()  # turns begun by blank messages (rare)
     loads = quick_loads()
     messages = history._messages if type(history) is ChatHistory else history  # no __iter__
     for index, message in enumerate(messages):
@@ -220,7 +221,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                         last_kind = "user"
                                         continue
                                 elif (role is _SYSTEM or role is _DEVELOPER) and not turns:
-                                    system.append({"type": "text", "text": text})
+                                    system.append(text)  # a block at the end, if need be
                                     continue
                         elif type(item) is FunctionResultContent and role is _TOOL:
                             call_id, answer = item._call_id, item._result
@@ -321,7 +322,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
         if kind == "assistant":
             if last_kind != "assistant":
                 if _says_nothing(turn["content"]):
-                    blanks.append((index, turn))
+                    blanks += ((index, turn),)
                 append(turn)
                 last, last_kind = turn, kind
                 continue
@@ -352,7 +353,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                 continue
             if last_kind != "user":
                 if _says_nothing(turn["content"]):
-                    blanks.append((index, turn))
+                    blanks += ((index, turn),)
                 append(turn)
                 last, last_kind = turn, kind
                 continue
@@ -363,6 +364,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                     continue
                 turn = moved
             system_blocks = system_blocks or len(turn) > 2
+            system_general = True
             system.extend(turn["content"])
             continue
         # A turn of the same side as the one before: a merge.
@@ -377,10 +379,15 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
         _leave_out_blank_turns(turns, blanks, on_unsupported, merge_consecutive)
     if not system:
         return {"messages": turns}
-    _drop_empty_texts(system)  # as in a turn: the API refuses a blank text block there too
-    if len(system) == 1 and not system_blocks and len(system[0]) == 2:
-        return {"system": system[0]["text"], "messages": turns}
-    return {"system": system, "messages": turns}
+    if not system_general:  # the quick path's texts only, none blank
+        if len(system) == 1:
+            return {"system": system[0], "messages": turns}
+        return {"system": [{"type": "text", "text": text} for text in system], "messages": turns}
+    blocks = [{"type": "text", "text": part} if type(part) is str else part for part in system]
+    _drop_empty_texts(blocks)  # as in a turn: the API refuses a blank text block there too
+    if len(blocks) == 1 and not system_blocks and len(blocks[0]) == 2:
+        return {"system": blocks[0]["text"], "messages": turns}
+    return {"system": blocks, "messages": turns}
 
 
 def _join(turn: dict[str, Any], written: dict[str, Any]) -> None:
@@ -449,7 +456,7 @@ def _drop_empty_texts(blocks: list[dict[str, Any]]) -> None:
 
 def _leave_out_blank_turns(
     turns: list[dict[str, Any]],
-    blanks: list[tuple[int, dict[str, Any]]],
+    blanks: tuple[tuple[int, dict[str, Any]], ...],
     on_unsupported: OnUnsupported | None,
     merge_consecutive: bool,
 ) -> None:

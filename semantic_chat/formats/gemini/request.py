@@ -76,7 +76,7 @@ from ..request_fields import (
     write_gemini_tools,
     write_kept_tools,
 )
-from ..wire import OnUnsupported, unsupported_field
+from ..wire import OnUnsupported, policy, unsupported_field
 from . import reading, writing
 from .shared import (
     FORMAT,
@@ -788,6 +788,10 @@ def to_payload(
         FormatError: a role the format does not have, or a result whose function name
             cannot be found.
     """
-    if isinstance(history, ChatMessageContent):
+    if on_unsupported is not None:  # None, the default, needs no check
+        on_unsupported = policy(on_unsupported)
+    keys = writing.spelling_keys(spelling)
+    if type(history) is not ChatHistory and isinstance(history, ChatMessageContent):
         history = [history]
-    return writing.to_payload(history, on_unsupported=on_unsupported, spelling=spelling)
+    # The writer itself, not `writing.to_payload`: a call less for every history written.
+    return writing._to_payload(history, on_unsupported, keys, True)

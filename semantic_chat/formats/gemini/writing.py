@@ -80,6 +80,7 @@ _ROLES = {"user": "user", "assistant": "model", "tool": "user"}
 _INSTRUCTION_ROLES = frozenset(("system", "developer"))
 _WRAPPERS = frozenset(("result", "output", "error"))
 _MADE = "gemini-call-"  # the start of a made-up id, checked before the pattern
+_NO_HINTS: dict[str, Any] = {}  # a system message's hints when it has none; never written to
 
 # What the last content written was made of, for the next message to join it or not.
 _NONE, _RESULTS, _OTHER = 0, 1, 2
@@ -186,10 +187,13 @@ def to_payload(
     """
     if on_unsupported is not None:  # None, the default, needs no check
         on_unsupported = policy(on_unsupported)
+    return _to_payload(history, on_unsupported, spelling_keys(spelling), True)
+
+
+def spelling_keys(spelling: Spelling) -> _Keys:
+    """The keys of a spelling, ``"snake"`` or ``"camel"``; anything else is refused."""
     keys = _KEYS.get(spelling) if type(spelling) is str else None
-    if keys is None:
-        keys = _KEYS[check_spelling(spelling)]
-    return _to_payload(history, on_unsupported, keys, True)
+    return keys if keys is not None else _KEYS[check_spelling(spelling)]
 
 
 def _to_payload(  # noqa: PLR0915 - one loop: see below
@@ -209,6 +213,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     append = contents.append
     system: list[dict[str, Any]] = []
     system_hints: list[dict[str, Any]] = []  # the hints of each system message, in order
+    system_general = False  # some written the long way: empty texts may be among them
     last = _NO_CONTENT  # the content last written, once there is one
     last_kind = _NONE
     call_names: dict[str, str] = {}
@@ -244,7 +249,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                                     continue
                                 if (role is _SYSTEM or role is _DEVELOPER) and not contents:
                                     system.append({"text": text})
-                                    system_hints.append({})
+                                    system_hints.append(_NO_HINTS)
                                     continue
                         if (
                             role is _TOOL
@@ -395,6 +400,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
             continue  # every item left out
         role_text, hints, parts = written
         if role_text in _INSTRUCTION_ROLES:
+            system_general = True
             system.extend(parts)
             system_hints.append(hints)
             continue
@@ -417,6 +423,8 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
         _in_call_order(contents, made, function_response)
     if not system_hints:
         return {"contents": contents}
+    if not system_general:  # the quick path's texts only: none empty, no hints
+        return {"contents": contents, keys.system_instruction: {"parts": system}}
     system = _without_empty_texts(system) or system  # one content, whatever its messages
     return {"contents": contents, keys.system_instruction: _system(system, system_hints, keys)}
 
