@@ -67,6 +67,7 @@ __all__ = [
     "image_type_refused",
     "lose",
     "lost_hint_fields",
+    "lost_message_fields",
     "lost_metadata",
     "lost_signatures",
     "lost_subclass_fields",
@@ -343,8 +344,42 @@ def lost_subclass_fields(
     Raises:
         UnsupportedContentError: such a field is set and ``on_unsupported`` is ``"error"``.
     """
-    cls = type(item)
-    if is_builtin(cls) or (codecs is not None and codecs.encoder_for(item) is not None):
+    if is_builtin(type(item)) or (codecs is not None and codecs.encoder_for(item) is not None):
+        return
+    _lost_own_fields(item, where, format_name, on_unsupported)
+
+
+def lost_message_fields(
+    message: ChatMessageContent,
+    path: str,
+    format_name: str,
+    on_unsupported: OnUnsupported | None,
+) -> None:
+    """Report the fields a plugin's message subclass adds, when set, at ``messages[i].<field>``.
+
+    A provider format writes such a message as a `ChatMessageContent`, which has no place for
+    them (``SessionMessage.session``); only our own JSON keeps them.
+
+    Raises:
+        UnsupportedContentError: such a field is set and ``on_unsupported`` is ``"error"``.
+    """
+    if type(message) is not ChatMessageContent:  # most messages: nothing to look up
+        _lost_own_fields(message, path, format_name, on_unsupported)
+
+
+def _lost_own_fields(
+    owner: KernelContent | ChatMessageContent,
+    where: str,
+    format_name: str,
+    on_unsupported: OnUnsupported | None,
+) -> None:
+    """Report each init field a plugin's class adds to its built-in base and holds set.
+
+    A field holding its default (a factory's fresh value counts) is not reported: nothing is
+    lost. A class of this library's own (`UnknownMessage` ...) is not a plugin's.
+    """
+    cls = type(owner)
+    if is_builtin(cls):
         return
     base = next((c for c in cls.__mro__ if is_builtin(c)), None)
     if base is None or not attrs.has(cls) or not attrs.has(base):
@@ -353,10 +388,10 @@ def lost_subclass_fields(
     for field in attrs.fields(cls):
         if field.name in known or not field.init:
             continue
-        value = getattr(item, field.name)
+        value = getattr(owner, field.name)
         default = field.default
         if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
-            default = default.factory(item) if default.takes_self else default.factory()
+            default = default.factory(owner) if default.takes_self else default.factory()
         try:
             unchanged = bool(value == default)
         except Exception:  # a value that cannot be compared (an array): it is set

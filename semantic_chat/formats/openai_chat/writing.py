@@ -28,6 +28,7 @@ from ..wire import (
     error_output,
     get_hints,
     image_type_refused,
+    lost_message_fields,
     lost_metadata,
     lost_subclass_fields,
     policy,
@@ -96,9 +97,9 @@ def _write_plain_message(message: ChatMessageContent) -> dict[str, Any] | None: 
     Covers a message of plain text items, a user's images and wav/mp3 clips, an assistant's
     text and tool calls, and a tool message with one string or object result, none with
     metadata. One function on purpose (the statements it has): a call per message would cost
-    more than the branches it saves.
+    more than the branches it saves. A subclass goes the long way, which reports its fields.
     """
-    if message._metadata:
+    if message._metadata or type(message) is not ChatMessageContent:
         return None
     role = PLAIN_TEXT[message._role]  # the slots behind the properties: this is a hot path
     items = message._items
@@ -218,6 +219,7 @@ def _write_message(
     if role not in ROLES:
         raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
     items = stored_items(message, path)
+    lost_message_fields(message, path, FORMAT, on_unsupported)
     report_metadata(message, items, path, FORMAT, on_unsupported, codecs=codecs)
     hints = get_hints(message, HINTS)
     results = [(i, item) for i, item in items if isinstance(item, FunctionResultContent)]

@@ -27,6 +27,7 @@ from ..wire import (
     error_output,
     get_hints,
     image_type_refused,
+    lost_message_fields,
     lost_metadata,
     lost_subclass_fields,
     policy,
@@ -169,10 +170,11 @@ class _Writer:
         self._flush()
 
     def _report_fields(self, items: list[tuple[int, KernelContent]]) -> None:
-        """Report the message's ``name`` and the metadata that no format's hints hold."""
+        """Report the message's ``name``, a subclass's own fields, metadata no hints hold."""
         if self.message.name is not None:
             what = f"the name of {_a(self.role)} message"
             unsupported_field(self.on_unsupported, FORMAT, f"{self.path}.name", what)
+        lost_message_fields(self.message, self.path, FORMAT, self.on_unsupported)
         report_metadata(self.message, items, self.path, FORMAT, self.on_unsupported, codecs=codecs)
 
     def _is_part(self, item: KernelContent) -> bool:

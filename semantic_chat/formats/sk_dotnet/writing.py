@@ -35,6 +35,7 @@ from ..wire import (
     OnUnsupported,
     get_hints,
     lost_hint_fields,
+    lost_message_fields,
     lost_signatures,
     lost_subclass_fields,
     parse_object_arguments,
@@ -90,6 +91,7 @@ def write_message(
     """
     items = stored_items(message, path)
     hints = get_hints(message, HINTS)
+    lost_message_fields(message, path, FORMAT, on_unsupported)  # .NET has no place for them
     lost_hint_fields(message, path, FORMAT, on_unsupported)  # weight: the others' hints go
     lost_signatures(message, path, FORMAT, on_unsupported)
     out: dict[str, Any] = {}

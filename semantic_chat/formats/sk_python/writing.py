@@ -3,8 +3,8 @@
 What the hints of `reading` kept is written back where it was. What Semantic Kernel cannot
 hold follows ``on_unsupported``: an image's ``detail``, a file's name, the media type of an
 item by URI, a refusal's mark, a reasoning signature or encrypted content, a Gemini thought
-signature on a text or call (in its hints), an error flag, a citation's source span and a
-request's options are left out with a warning;
+signature on a text or call (in its hints), an error flag, a citation's source span, a
+message subclass's own fields and a request's options are left out with a warning;
 a result of content items, an image, audio or binary item by file id, a media type
 Semantic Kernel cannot read back, and item kinds it does not have are refused.
 """
@@ -41,6 +41,7 @@ from ..wire import (
     OnUnsupported,
     get_hints,
     lost_hint_fields,
+    lost_message_fields,
     lost_signatures,
     policy,
     report_citation_losses,
@@ -120,6 +121,7 @@ def _write_message(
 ) -> dict[str, Any]:
     items = stored_items(message, path)
     hints = get_hints(message, HINTS)
+    lost_message_fields(message, path, FORMAT, on_unsupported)  # SK has no place for them
     lost_hint_fields(message, path, FORMAT, on_unsupported)  # weight: the others' hints go
     lost_signatures(message, path, FORMAT, on_unsupported)
     role = PLAIN_TEXT[message.role]
