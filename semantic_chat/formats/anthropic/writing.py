@@ -186,6 +186,9 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     # "tool+" (tool messages' results and other blocks: a result joins before those)
     results = _NO_RESULTS  # the content of the last turn, when it is "tool"
     blanks: tuple[tuple[int, dict[str, Any]], ...] = ()  # turns begun by blank messages (rare)
+    # The calls the general writer left out: id -> path. Once there is one, the rest goes the
+    # general way, which leaves their results out too (the API refuses a result alone).
+    left_out: dict[str, str] = {}
     loads = quick_loads()
     messages = history._messages if type(history) is ChatHistory else history  # no __iter__
     for index, message in enumerate(messages):
@@ -314,7 +317,11 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                 written = None
         general = written is None
         if written is None:
-            written = _write_message(message, f"messages[{index}]", on_unsupported, bool(turns))
+            written = _write_message(
+                message, f"messages[{index}]", on_unsupported, bool(turns), left_out
+            )
+            if left_out:
+                quick = False  # the quick loop would write their results
             if written is None:
                 continue  # every item left out
         turn: dict[str, Any] = written
@@ -359,7 +366,11 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                 continue
         else:  # instructions, for the top-level system
             if turns and not general:  # after the first turn: moved there, and reported
-                moved = _write_message(message, f"messages[{index}]", on_unsupported, True)
+                moved = _write_message(
+                    message, f"messages[{index}]", on_unsupported, True, left_out
+                )
+                if left_out:
+                    quick = False
                 if moved is None:
                     continue
                 turn = moved
@@ -690,11 +701,14 @@ def _write_message(
     path: str,
     on_unsupported: OnUnsupported | None,
     started: bool,
+    left_out: dict[str, str],
 ) -> _Written | None:
     """Write one message, locating every problem; ``None`` when all its items were left out.
 
     ``started`` says whether a user or assistant turn came before (a system message after
-    one is moved to the top-level ``system`` and reported).
+    one is moved to the top-level ``system`` and reported). ``left_out`` maps the id of each
+    call left out so far to its path: this adds the calls it leaves out, and leaves out the
+    results answering any of them (see `_result_left_out`).
     """
     role = str(message.role)
     if role not in ("user", "assistant", "tool") and role not in _INSTRUCTION_ROLES:
@@ -708,7 +722,7 @@ def _write_message(
     fields = dict(fields) if isinstance(fields, dict) and fields else None
 
     if role in _INSTRUCTION_ROLES:
-        return _write_system(role, items, path, on_unsupported, started, hints)
+        return _write_system(role, items, path, on_unsupported, started, hints, left_out)
     results: list[dict[str, Any]] = []
     blocks: list[dict[str, Any]] = []
     for index, item in items:
@@ -716,6 +730,8 @@ def _write_message(
         if isinstance(item, FunctionResultContent) and codecs.encoder_for(item) is None:
             if role == "assistant":
                 unsupported(on_unsupported, FORMAT, where, item, "in an assistant message")
+                continue
+            if left_out and _result_left_out(item, where, on_unsupported, left_out):
                 continue
             block = _result_block(item, where, on_unsupported)
             if block is not None:
@@ -727,6 +743,8 @@ def _write_message(
             block = _user_block(item, where, on_unsupported, f"in a {role} message")
         if block is not None:
             blocks.append(block)
+        elif isinstance(item, FunctionCallContent):
+            _note_left_out(item, where, left_out)
     content: Any = results + blocks
     if not content and items:
         return None
@@ -752,8 +770,12 @@ def _write_system(  # noqa: PLR0917 - the general writer's state, passed on
     on_unsupported: OnUnsupported | None,
     started: bool,
     hints: dict[str, Any],
+    left_out: dict[str, str],
 ) -> _Written | None:
-    """A system or developer message's text blocks, for the top-level ``system``."""
+    """A system or developer message's text blocks, for the top-level ``system``.
+
+    A call there is left out (text only), and noted in ``left_out`` for its results.
+    """
     if started:
         what = f"the place of a {role} message after the first turn (moved to the system)"
         unsupported_field(on_unsupported, FORMAT, path, what)
@@ -764,12 +786,44 @@ def _write_system(  # noqa: PLR0917 - the general writer's state, passed on
             system.append(_text_block(item, where, on_unsupported))
         else:
             unsupported(on_unsupported, FORMAT, where, item, f"in a {role} message (text only)")
+            if isinstance(item, FunctionCallContent):
+                _note_left_out(item, where, left_out)
     if not system and items:
         return None
     written: dict[str, Any] = {"role": "system", "content": system}
     if hints.get("blocks") or len(system) != 1 or len(system[0]) != 2:
         written["blocks"] = True
     return written
+
+
+def _note_left_out(item: FunctionCallContent, path: str, left_out: dict[str, str]) -> None:
+    """Note a call left out at ``path`` by its id, for the results answering it to go too."""
+    call_id = item.id
+    if type(call_id) is str:
+        left_out.setdefault(call_id, path)
+
+
+def _result_left_out(
+    item: FunctionResultContent,
+    path: str,
+    on_unsupported: OnUnsupported | None,
+    left_out: dict[str, str],
+) -> bool:
+    """Whether a result answers a call left out; if so it is reported, to be left out too.
+
+    The API refuses a ``tool_result`` whose ``tool_use_id`` no ``tool_use`` before it has.
+    Its call was refused first under ``"error"``, so this is a `ConversionWarning` then too
+    (as `validate` sees it: the call is the fault), none under ``"drop"``.
+    """
+    call = left_out.get(item.call_id) if type(item.call_id) is str else None
+    if call is None:
+        return False
+    detail = (
+        f"{FORMAT} cannot carry a result whose call was left out ({call}): the API refuses "
+        "a result without its call"
+    )
+    lose("warn" if on_unsupported == "error" else on_unsupported, path, detail, "warn")
+    return True
 
 
 def _assistant_block(

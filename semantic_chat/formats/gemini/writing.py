@@ -218,6 +218,9 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     last_kind = _NONE
     call_names: dict[str, str] = {}
     made: _Made = {}  # the results written without their made-up ids
+    # The calls the general writer left out: id -> path. Once there is one, the rest goes the
+    # general way, which leaves their results out too (the API refuses a result alone).
+    left_out: dict[str, str] = {}
     loads = quick_loads()
     function_call, function_response, inline_data, mime_key, signature_key = keys.quick
     messages = history._messages if type(history) is ChatHistory else history  # no __iter__
@@ -394,8 +397,10 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                 pass
         path = f"messages[{index}]"
         written = _write_message(
-            message, path, on_unsupported, keys, (call_names, made), bool(contents)
+            message, path, on_unsupported, keys, (call_names, made, left_out), bool(contents)
         )
+        if left_out:
+            quick = False  # the quick loop would write their results
         if written is None:
             continue  # every item left out
         role_text, hints, parts = written
@@ -528,17 +533,18 @@ def _write_message(  # noqa: PLR0917 - the writer's state, passed on
     path: str,
     on_unsupported: OnUnsupported | None,
     keys: _Keys,
-    calls: tuple[dict[str, str], _Made],
+    calls: tuple[dict[str, str], _Made, dict[str, str]],
     started: bool,
 ) -> tuple[str, dict[str, Any], list[dict[str, Any]]] | None:
     """Write one message's parts, locating every problem: its role, hints and parts.
 
     ``None`` when all its items were left out. ``calls`` are the names of the calls written
-    so far by id, and the results written without their made-up ids. ``started`` says
-    whether a content came before (a system message after one is moved to the
-    ``system_instruction`` and reported).
+    so far by id, the results written without their made-up ids, and the paths of the calls
+    left out by id: this adds those it leaves out, and leaves out the results answering any
+    of them (see `_result_left_out`). ``started`` says whether a content came before (a
+    system message after one is moved to the ``system_instruction`` and reported).
     """
-    call_names, made = calls
+    call_names, made, left_out = calls
     role = str(message.role)
     if role not in _ROLES and role not in _INSTRUCTION_ROLES:
         raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
@@ -551,10 +557,19 @@ def _write_message(  # noqa: PLR0917 - the writer's state, passed on
         unsupported_field(on_unsupported, FORMAT, path, what)
     parts: list[dict[str, Any]] = []
     for index, item in items:
-        part = _write_item(
-            item, f"{path}.items[{index}]", role, on_unsupported, keys, call_names
-        )
-        if part is not None:
+        where = f"{path}.items[{index}]"
+        if (
+            left_out
+            and role in ("user", "tool")
+            and isinstance(item, FunctionResultContent)
+            and _result_left_out(item, where, on_unsupported, left_out)
+        ):
+            continue
+        part = _write_item(item, where, role, on_unsupported, keys, call_names)
+        if part is None:
+            if isinstance(item, FunctionCallContent) and type(item.id) is str:
+                left_out.setdefault(item.id, where)  # its results go too
+        else:
             parts.append(part)
             if isinstance(item, FunctionResultContent):
                 call_id = item.call_id
@@ -569,6 +584,31 @@ def _write_message(  # noqa: PLR0917 - the writer's state, passed on
         _leave_out_empty(path, on_unsupported)
         return None
     return role, get_hints(message, HINTS), kept
+
+
+def _result_left_out(
+    item: FunctionResultContent,
+    path: str,
+    on_unsupported: OnUnsupported | None,
+    left_out: dict[str, str],
+) -> bool:
+    """Whether a result answers a call left out; if so it is reported, to be left out too.
+
+    The API refuses a ``function_response`` without its ``function_call``. A plugin's
+    encoding is its own. Its call was refused first under ``"error"``, so this is a
+    `ConversionWarning` then too (as `validate` sees it: the call is the fault), none under
+    ``"drop"``.
+    """
+    call_id = item.call_id
+    call = left_out.get(call_id) if type(call_id) is str else None
+    if call is None or codecs.encoder_for(item) is not None:
+        return False
+    detail = (
+        f"{FORMAT} cannot carry a result whose call was left out ({call}): the API refuses "
+        "a result without its call"
+    )
+    lose("warn" if on_unsupported == "error" else on_unsupported, path, detail, "warn")
+    return True
 
 
 _EMPTY_TEXT = {"text": ""}
