@@ -99,9 +99,11 @@ def to_payload(
     its own is left out with a `ConversionWarning` (even with ``on_unsupported="error"``:
     nothing said is lost) and the turns around it merged, unless it is the last assistant
     message of empty texts, the empty prefill the API takes. A message whose items were all
-    left out is left out. What the format cannot carry follows ``on_unsupported`` (items
-    refused, fields and metadata left out with a `ConversionWarning`); ids, usage, finish
-    reasons and model ids, which requests never carry, are left out without a word.
+    left out is left out. A result answering a call left out (same id) is left out too,
+    reported at its own path: the API refuses a result without its call. What the format
+    cannot carry follows ``on_unsupported`` (items refused, fields and metadata left out
+    with a `ConversionWarning`); ids, usage, finish reasons and model ids, which requests
+    never carry, are left out without a word.
 
     Raises:
         UnsupportedContentError: an item the format cannot carry (audio, a refusal, an image

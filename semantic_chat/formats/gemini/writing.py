@@ -169,9 +169,10 @@ def to_payload(
     parameters but raw audio's): Gemini refuses any other spelling. The item keeps its own.
 
     What the format cannot carry follows ``on_unsupported`` (items refused, fields and
-    metadata left out with a `ConversionWarning`); ids of messages, usage, finish reasons and
-    model ids, which requests never carry, and citations read from Gemini (its grounding,
-    response data only), are left out without a word.
+    metadata left out with a `ConversionWarning`; a result answering a call left out, of the
+    same id, too, at its own path: the API refuses a result without its call); ids of
+    messages, usage, finish reasons and model ids, which requests never carry, and citations
+    read from Gemini (its grounding, response data only), are left out without a word.
 
     Raises:
         UnsupportedContentError: an item the format cannot carry (a refusal, a file by id or
