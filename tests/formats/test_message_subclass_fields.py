@@ -1,8 +1,9 @@
 """A plugin's message subclass is written as a `ChatMessageContent`: the fields it adds have no
 place in a provider format, so each one that is set is reported at ``messages[i].<field>``
 under ``on_unsupported`` (left out with a warning by default), as an item subclass's are.
-OpenAI Chat, OpenAI Responses and both Semantic Kernel writers dropped a
-``SessionMessage.session`` without a word (Chat's quick path wrote it as a plain message)."""
+Every provider writer (OpenAI Chat and Responses, Anthropic, Gemini, both Semantic Kernel
+dialects) dropped a ``SessionMessage.session`` without a word (the quick paths wrote it as a
+plain message)."""
 
 from __future__ import annotations
 
@@ -25,9 +26,11 @@ from semantic_chat import (
 )
 from semantic_chat.contents.metadata import peek_metadata
 from semantic_chat.errors import FormatError, InvalidValueError, UnsupportedContentError
-from semantic_chat.formats import openai_chat
+from semantic_chat.formats import anthropic, gemini, openai_chat
 
 TITLES = {
+    "anthropic": "Anthropic Messages",
+    "gemini": "Gemini",
     "openai-chat": "OpenAI Chat Completions",
     "openai-responses": "OpenAI Responses",
     "sk-python": "Semantic Kernel (Python)",
@@ -67,6 +70,11 @@ def _note(name: str, field: str) -> str:
 
 
 WRITTEN = {
+    "anthropic": {"system": "be brief", "messages": [{"role": "user", "content": "hi"}]},
+    "gemini": {
+        "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+        "system_instruction": {"parts": [{"text": "be brief"}]},
+    },
     "openai-chat": [{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"}],
     "openai-responses": [
         {"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"}
@@ -180,3 +188,27 @@ def test_a_subclass_at_its_defaults_writes_what_the_plain_message_writes(history
     assert dumps_sorted(written) == dumps_sorted(plain)
     assert notes == plain_notes
     assert openai_chat.from_payload(written) == history  # and reads back as the plain history
+
+
+@pytest.mark.parametrize("name", ["anthropic", "gemini"])
+def test_anthropic_and_gemini_send_a_subclass_the_general_way_in_their_quick_loops(name):
+    # the commonest shapes are written in the loop itself: a subclass must not take it
+    history = ChatHistory([
+        SessionMessage("user", "hi", session="s-1"),
+        SessionMessage("assistant", "hello", session="s-1"),
+    ])
+    payload, notes = _written(name, history)
+    plain, plain_notes = _written(name, ChatHistory([
+        ChatMessageContent("user", "hi"), ChatMessageContent("assistant", "hello")]))
+    assert payload == plain
+    assert plain_notes == []
+    title = TITLES[name]
+    assert notes == [
+        f"messages[{index}].session: dropped: {title} cannot carry the field 'session' of "
+        "SessionMessage (written as ChatMessageContent)"
+        for index in (0, 1)
+    ]
+    if name == "anthropic":
+        assert anthropic.writing._write_plain_message(history[0]) is None
+    else:
+        assert gemini.to_payload(history, on_unsupported="drop") == plain

@@ -43,6 +43,7 @@ from ..wire import (
     get_hints,
     image_type_refused,
     lose,
+    lost_message_fields,
     lost_metadata,
     lost_subclass_fields,
     object_arguments,
@@ -200,7 +201,11 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                 # The commonest messages straight into their turn: one text, one result, an
                 # assistant's text and calls.
                 items = message._items
-                if not message._metadata and message._name is None:
+                if (
+                    not message._metadata
+                    and message._name is None
+                    and type(message) is ChatMessageContent  # a subclass: its fields reported
+                ):
                     role = message._role  # well-known roles are interned: compared by identity
                     if len(items) == 1:
                         (item,) = items
@@ -557,7 +562,7 @@ def _write_plain_message(message: ChatMessageContent) -> _Written | None:  # noq
     they join a turn, and the rest. The returned role is ``"tool"`` for results and
     ``"system"`` for instructions, for the loop to place them.
     """
-    if message._metadata or message._name is not None:
+    if message._metadata or message._name is not None or type(message) is not ChatMessageContent:
         return None
     role = PLAIN_TEXT[message._role]  # the slots behind the properties: this is a hot path
     items = message._items
@@ -716,6 +721,7 @@ def _write_message(
     if role not in ("user", "assistant", "tool") and role not in _INSTRUCTION_ROLES:
         raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
     items = stored_items(message, path)
+    lost_message_fields(message, path, FORMAT, on_unsupported)
     report_metadata(message, items, path, FORMAT, on_unsupported, codecs=codecs)
     if message.name is not None:
         unsupported_field(on_unsupported, FORMAT, f"{path}.name", f"the name of a {role} message")

@@ -41,6 +41,7 @@ from ..wire import (
     custom_call,
     get_hints,
     lose,
+    lost_message_fields,
     lost_metadata,
     lost_subclass_fields,
     object_arguments,
@@ -228,7 +229,11 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     for index, message in enumerate(messages):
         if quick:
             try:
-                if not message._metadata and message._name is None:
+                if (
+                    not message._metadata
+                    and message._name is None
+                    and type(message) is ChatMessageContent  # a subclass: its fields reported
+                ):
                     role = message._role  # well-known roles are interned: compared by identity
                     items = message._items
                     if len(items) == 1:  # most messages are one text: no loop to run
@@ -550,6 +555,7 @@ def _write_message(  # noqa: PLR0917 - the writer's state, passed on
     if role not in _ROLES and role not in _INSTRUCTION_ROLES:
         raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
     items = stored_items(message, path)
+    lost_message_fields(message, path, FORMAT, on_unsupported)
     report_metadata(message, items, path, FORMAT, on_unsupported, codecs=codecs)
     if message.name is not None:
         unsupported_field(on_unsupported, FORMAT, f"{path}.name", f"the name of a {role} message")
