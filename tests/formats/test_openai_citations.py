@@ -552,8 +552,10 @@ def test_chat_stream_annotations_become_the_text_citations_and_are_written_back(
     assert message.items == [TextContent(TEXT, citations=[URL_CITATION, SECOND_CITATION])]
     reply = openai_chat.from_response(completion(CHAT_URL, CHAT_SECOND))
     assert openai_chat.to_payload([message]) == [
-        {"role": "assistant", "content": TEXT, "annotations": [CHAT_URL, CHAT_SECOND]}
+        {"role": "assistant", "content": TEXT, "annotations": [CHAT_URL, CHAT_SECOND],
+         "refusal": None}
     ]
+    assert openai_chat.to_payload([message]) == openai_chat.to_payload([reply])
     assert message.items == reply.items
 
 

@@ -240,6 +240,7 @@ def test_an_annotations_hint_survives_later_chunks_response_fields():
         "openai_chat": {
             "annotations": True,
             "response": {"created": 5, "system_fingerprint": "fp_1"},
+            "fields": {"refusal": None},
         }
     }
 

@@ -46,13 +46,16 @@ def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
     chunk (``choices: []``)
     gives a chunk with the usage for choice 0. Each chunk keeps ``created``,
     ``system_fingerprint`` and its choice's ``logprobs`` in its metadata, where `from_response`
-    keeps them; accumulated, the logprobs token lists join in order. Merge them with
+    keeps them; accumulated, the logprobs token lists join in order. The chunk that finishes a
+    choice that sent no refusal has the hint ``refusal: null`` (`from_response` keeps the
+    API's ``"refusal": null``), so the accumulated message writes back the same. Merge them with
     `StreamingChatMessageContent.accumulate` (or `accumulate_choices` for several choices).
 
     Raises:
         FormatError: a chunk is malformed.
     """
     audio: dict[int, _Audio] = {}  # each choice's audio deltas so far, given at its finish
+    refused: set[int] = set()  # the choices that sent a refusal delta
     for number, raw in enumerate(chunks):
         path = f"chunks[{number}]"
         data = as_plain(raw, path)
@@ -68,6 +71,7 @@ def from_stream(chunks: Iterable[Any]) -> Iterator[StreamingChatMessageContent]:
                 raise FormatError.mismatch(where, "a choice object", describe_type(choice))
             chunk = _read_delta(choice, where)
             _gather_audio(audio, chunk, choice, where)
+            _note_refusal(refused, chunk, choice)
             _keep_response(chunk, response, choice.get("logprobs"))
             chunk.id = data.get("id")
             chunk.model_id = data.get("model")
@@ -145,6 +149,23 @@ def _gather_audio(
         gathered.add(found)
     if chunk.finish_reason is not None and index in audio:
         chunk.items.append(audio.pop(index).item())
+
+
+def _note_refusal(
+    refused: set[int], chunk: StreamingChatMessageContent, choice: dict[str, Any]
+) -> None:
+    """Give a choice that sent no refusal the hint ``refusal: null`` in its finishing chunk.
+
+    The whole message always has ``"refusal": null`` then, which `from_response` keeps as a
+    hint (written back), while the deltas send it at most once, or never (tool calls).
+    """
+    delta = choice.get("delta")
+    index = chunk.choice_index
+    if type(delta) is dict and isinstance(delta.get("refusal"), str):
+        refused.add(index)
+    if chunk.finish_reason is not None and index not in refused:
+        hints = chunk.metadata.setdefault(HINTS, {})
+        hints["fields"] = {**hints.get("fields", {}), "refusal": None}
 
 
 def _response_fields(data: dict[str, Any]) -> dict[str, Any]:
