@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -133,17 +134,19 @@ def parse_json(data: bytes) -> Any:
     The parsers say ``str is not valid UTF-8`` at line 1, column 1 whatever the byte; this
     says which byte and where (``not UTF-8: byte 0xe9: line 3 column 12 (char 40)``, placed by
     `semantic_chat.cli.wording`), or that the text is UTF-16 or UTF-32 by its byte order mark.
+    A line that ends inside a string (a JSONL line cut short) is said so, at the line's end,
+    instead of the parsers' ``unexpected control character`` (the newline) or end of data.
 
     Raises:
         SerializationError: the bytes are not UTF-8 JSON.
     """
     try:
         return jsoncodec.loads(data)
-    except SerializationError:
-        not_utf8 = _utf8_error(data)
-        if not_utf8 is None:
+    except SerializationError as error:
+        problem = _utf8_error(data) or _open_string_error(data, str(error))
+        if problem is None:
             raise
-    raise SerializationError(not_utf8) from None
+    raise SerializationError(problem) from None
 
 
 def _utf8_error(data: bytes) -> str | None:
@@ -165,6 +168,60 @@ def _utf8_error(data: bytes) -> str | None:
     column = len(data[line_start:start].decode("utf-8")) + 1
     char = len(data[:start].decode("utf-8"))
     return f"not UTF-8: byte 0x{data[start]:02x}: line {line} column {column} (char {char})"
+
+
+_AT_CHAR = re.compile(r"\(char (\d+)\)$")
+"""Where a parser stopped, at the end of its message: ``(char 46)``."""
+_CLOSED_STRING = re.compile(r'"(?:[^"\\\n\r]|\\.)*"')
+_OPEN_STRING = re.compile(r'"(?:[^"\\\n\r]|\\.)*')
+"""A JSON string from its opening quote, as far as it goes on its line."""
+_UNTERMINATED = "Unterminated string starting at"
+"""The standard library's words for a string open at the end of the text."""
+
+
+def _open_string_error(data: bytes, message: str) -> str | None:
+    """Say that a line ends inside a string, when that is where the parser stopped.
+
+    The parsers stop at the line break (``unexpected control character``) or at the end of
+    the text, or (the standard library, at the end) name the string's opening quote.
+
+    Returns:
+        ``malformed JSON: the line ends inside a string opened at column 41: line 1 column
+        47 (char 46)``, at the line's end; ``None`` when the parser stopped elsewhere.
+    """
+    found = _AT_CHAR.search(message)
+    if found is None:
+        return None
+    text = data.decode("utf-8")  # valid UTF-8: the caller looked for a bad byte first
+    stop = int(found[1])
+    at_quote = _UNTERMINATED in message  # the standard library names the opening quote
+    quote = stop if at_quote else _open_quote(text, stop)
+    if quote is None:
+        return None
+    so_far = _OPEN_STRING.match(text, quote)
+    end = so_far.end() if so_far is not None else quote  # it matches: text[quote] is '"'
+    if (end != len(text) and text[end] not in "\r\n") or not (at_quote or stop == end):
+        return None
+    line_start = text.rfind("\n", 0, end) + 1
+    line = text.count("\n", 0, end) + 1
+    return (
+        f"malformed JSON: the line ends inside a string opened at column "
+        f"{quote - line_start + 1:,}: line {line} column {end - line_start + 1} (char {end})"
+    )
+
+
+def _open_quote(text: str, stop: int) -> int | None:
+    """The opening quote of the string still open at ``stop``, if any.
+
+    A JSON string never spans lines, so the strings of ``stop``'s line are read from its start.
+    """
+    position = text.rfind("\n", 0, stop) + 1
+    while (quote := text.find('"', position, stop)) >= 0:
+        closed = _CLOSED_STRING.match(text, quote)
+        if closed is None or closed.end() > stop:
+            return quote
+        position = closed.end()
+    return None
 
 
 def _parses(data: bytes) -> bool:
