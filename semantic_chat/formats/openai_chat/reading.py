@@ -18,6 +18,7 @@ from ...contents import (
 )
 from ...errors import FormatError, describe_type
 from ...history import ChatHistory
+from ...jsoncodec import JSON_INT_MAX, JSON_INT_MIN
 from ...labels import AuthorRole, FinishReason
 from ...media import check_base64, guess_mime_type, normalize_mime_type
 from ...message import ChatMessageContent
@@ -459,7 +460,25 @@ def _read_parts_annotations(
     hints["annotations"] = True
 
 
+_CALL_KEYS = {
+    kind: frozenset(("id", "type", "index", kind)) for kind in ("function", "custom")
+}
+"""A tool call's keys read into the call; ``index`` is the SDK's stream place of the call."""
+_BODY_KEYS = {
+    "function": frozenset(("name", "arguments", "parsed_arguments")),
+    "custom": frozenset(("name", "input")),
+}
+"""A call body's keys read (``parsed_arguments``: the SDK's parse of ``arguments``, dropped)."""
+
+
 def _read_tool_call(call: Any, path: str) -> FunctionCallContent:
+    """One tool call of a response or request message, located at ``path``.
+
+    The ``index`` and ``parsed_arguments`` the SDK's stream state (and ``parse()``) add to a
+    call are not the API's: ``index`` becomes the call's `FunctionCallContent.index` (its
+    place in a stream, never written to a request) and ``parsed_arguments``, a copy of the
+    ``arguments`` parsed, is dropped, so the SDK's final completion reads as the reply does.
+    """
     if type(call) is not dict:
         raise FormatError.mismatch(path, "a tool call object", describe_type(call))
     kind = call.get("type", "function")
@@ -471,20 +490,34 @@ def _read_tool_call(call: Any, path: str) -> FunctionCallContent:
         require(call, "id", str, path),
         require(body, "name", str, f"{path}.{kind}"),
         require(body, argument_key, str, f"{path}.{kind}"),
+        index=_read_call_index(call, path),
     )
     hints: dict[str, Any] = {}
     if kind == "custom":
         hints["custom"] = True
     if "type" not in call:
         hints["untyped"] = True
-    extra = {key: value for key, value in call.items() if key not in ("id", "type", kind)}
-    extra_body = {key: value for key, value in body.items() if key not in ("name", argument_key)}
+    known, known_body = _CALL_KEYS[kind], _BODY_KEYS[kind]
+    extra = {key: value for key, value in call.items() if key not in known}
+    extra_body = {key: value for key, value in body.items() if key not in known_body}
     if extra:
         hints["fields"] = extra
     if extra_body:
         hints["body_fields"] = extra_body
     set_hints(item, HINTS, hints)
     return item
+
+
+def _read_call_index(call: dict[str, Any], path: str) -> int | None:
+    """A call's ``index`` (``None`` when missing or null).
+
+    Raises:
+        FormatError: it is not a JSON integer, at ``<path>.index``.
+    """
+    index = call.get("index")
+    if index is None or (type(index) is int and JSON_INT_MIN <= index <= JSON_INT_MAX):
+        return index
+    raise FormatError.mismatch(f"{path}.index", "a 64-bit int", describe_type(index))
 
 
 def _read_tool_content(content: str | list[Any], path: str) -> str | list[KernelContent]:
