@@ -19,6 +19,7 @@ from .contents import ReasoningContent as ReasoningContent
 from .contents import RefusalContent as RefusalContent
 from .contents import TextContent as TextContent
 from .contents import UnknownContent as UnknownContent
+from .contents.citation import CitationWithUnknownKeys as CitationWithUnknownKeys
 from .errors import FormatError as FormatError
 from .errors import FunctionArgumentsError as FunctionArgumentsError
 from .errors import InvalidTypeError as InvalidTypeError
@@ -41,6 +42,7 @@ from .message import MESSAGE_TYPES as MESSAGE_TYPES
 from .message import ChatMessageContent as ChatMessageContent
 from .message import UnknownMessage as UnknownMessage
 from .options import ChatOptions as ChatOptions
+from .options import ChatOptionsWithUnknownKeys as ChatOptionsWithUnknownKeys
 from .roles import assistant as assistant
 from .roles import system as system
 from .roles import tool as tool
@@ -64,7 +66,9 @@ __all__ = [
     "ChatMessageContentItemCollection",
     "ChatMessageList",
     "ChatOptions",
+    "ChatOptionsWithUnknownKeys",
     "Citation",
+    "CitationWithUnknownKeys",
     "ContentType",
     "FileContent",
     "FinishReason",

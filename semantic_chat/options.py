@@ -23,7 +23,7 @@ import attrs
 from .errors import InvalidTypeError, InvalidValueError, describe_type
 from .validation import check_json, check_optional_int, check_optional_text
 
-__all__ = ["ChatOptions"]
+__all__ = ["ChatOptions", "ChatOptionsWithUnknownKeys"]
 
 
 def _number(value: Any, field: str) -> float | None:
@@ -199,3 +199,51 @@ class ChatOptions:
 
 
 _EMPTY = ChatOptions()
+
+
+OPTION_KEYS_IN_ORDER: tuple[str, ...] = tuple(field.name for field in attrs.fields(ChatOptions))
+"""The keys `ChatOptions` are written with, in the order of their fields."""
+
+OPTION_KEYS = frozenset(OPTION_KEYS_IN_ORDER)
+"""The keys `ChatOptions` are written with."""
+
+
+def _unknown_options(value: Any) -> dict[str, Any]:
+    """Check the kept keys: a non-empty dict of JSON values, none of them an option's own name.
+
+    Raises:
+        InvalidTypeError: not a dict, or a value JSON cannot hold (``unknown_keys["when"]``).
+        InvalidValueError: no key, or a key that would be read back as an option's own field.
+    """
+    name = "unknown_keys"
+    if not isinstance(value, dict):
+        raise InvalidTypeError.mismatch(name, "a dict", describe_type(value))
+    if not value:
+        raise InvalidValueError(
+            "options with unknown keys need at least one: build a ChatOptions", path=name
+        )
+    for key in value:
+        if key in OPTION_KEYS:
+            raise InvalidValueError(
+                f"{key!r} would be read back as the options' own field, not as an unknown key",
+                path=f'{name}["{key}"]',
+            )
+    checked: dict[str, Any] = check_json(value, name)
+    return checked
+
+
+@attrs.define(slots=True, weakref_slot=False, kw_only=True, on_setattr=attrs.setters.convert)
+class ChatOptionsWithUnknownKeys(ChatOptions):
+    """`ChatOptions` read with keys this version does not know (options of a newer version).
+
+    They are kept as read in ``unknown_keys`` and written back after the known fields, so
+    saving again loses nothing; they count in ``==``. A provider writer does not send them
+    (it cannot know what they mean): it reports each as a field it cannot carry.
+    """
+
+    _unknown_keys: dict[str, Any] = attrs.field(alias="unknown_keys", converter=_unknown_options)
+
+    @property
+    def unknown_keys(self) -> dict[str, Any]:
+        """The keys this version does not know, with their values as read."""
+        return self._unknown_keys

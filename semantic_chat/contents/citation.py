@@ -7,10 +7,10 @@ from typing import Any
 
 import attrs
 
-from ..errors import InvalidTypeError, describe_type
-from ..validation import check_metadata, check_optional_int, check_optional_text
+from ..errors import InvalidTypeError, InvalidValueError, describe_type
+from ..validation import check_json, check_metadata, check_optional_int, check_optional_text
 
-__all__ = ["Citation", "check_citations"]
+__all__ = ["Citation", "CitationWithUnknownKeys", "check_citations"]
 
 
 @attrs.frozen(slots=True, weakref_slot=False)
@@ -89,6 +89,61 @@ class Citation:
 
 _TEXT_FIELDS = ("cited_text", "title", "url", "file_id", "filename", "source_unit")
 _NUMBER_FIELDS = ("source_index", "source_start", "source_end", "text_start", "text_end")
+
+CITATION_KEYS_IN_ORDER: tuple[str, ...] = tuple(field.name for field in attrs.fields(Citation))
+"""The keys a `Citation` is written with, in the order of its fields (``metadata`` last)."""
+
+CITATION_KEYS = frozenset(CITATION_KEYS_IN_ORDER)
+"""The keys a `Citation` is written with."""
+
+
+def _check_unknown_keys(value: Any) -> dict[str, Any]:
+    """Return a checked copy of the kept keys: a non-empty dict of JSON values, none a field.
+
+    Raises:
+        InvalidTypeError: not a dict, or a value JSON cannot hold (``unknown_keys["when"]``).
+        InvalidValueError: no key, or a key that would be read back as a citation's field.
+    """
+    name = "unknown_keys"
+    if not isinstance(value, dict):
+        raise InvalidTypeError.mismatch(name, "a dict", describe_type(value))
+    if not value:
+        raise InvalidValueError(
+            "a citation with unknown keys needs at least one: build a Citation", path=name
+        )
+    for key in value:
+        if key in CITATION_KEYS:
+            raise InvalidValueError(
+                f"{key!r} would be read back as the citation's own field, not as an unknown key",
+                path=f'{name}["{key}"]',
+            )
+    checked: dict[str, Any] = check_json(value, name)
+    return checked
+
+
+@attrs.frozen(slots=True, weakref_slot=False)
+class CitationWithUnknownKeys(Citation):
+    """A `Citation` read with keys this version does not know (fields of a newer version).
+
+    They are kept as read in ``unknown_keys`` and written back after the known fields, so
+    saving again loses nothing; they count in ``==`` (not in the hash).
+    """
+
+    _unknown_keys: dict[str, Any] = attrs.field(kw_only=True, alias="unknown_keys", hash=False)
+
+    def __attrs_post_init__(self) -> None:
+        Citation.__attrs_post_init__(self)
+        object.__setattr__(self, "_unknown_keys", _check_unknown_keys(self._unknown_keys))
+
+    @property
+    def unknown_keys(self) -> dict[str, Any]:
+        """The keys this version does not know, with their values as read."""
+        return self._unknown_keys
+
+    def __repr__(self) -> str:
+        shown = Citation.__repr__(self).removeprefix("Citation(").removesuffix(")")
+        kept = f"unknown_keys={self._unknown_keys!r}"
+        return f"CitationWithUnknownKeys({', '.join(filter(None, (shown, kept)))})"
 
 
 def check_citations(value: Any, field: str = "citations") -> tuple[Citation, ...]:

@@ -67,7 +67,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import FormatError, SemanticChatError, describe_type
-from ..options import ChatOptions
+from ..options import ChatOptions, ChatOptionsWithUnknownKeys
 from .wire import HINT_KEYS, OnUnsupported, as_plain, unsupported_field
 
 __all__ = [
@@ -1293,9 +1293,16 @@ def report_options_metadata(
 ) -> dict[str, Any]:
     """Return this format's hints in the options' metadata; report every other key as lost.
 
+    Options of a newer version (`ChatOptionsWithUnknownKeys`) are never sent: their keys are
+    reported too (``options.future_knob``), since no writer knows what they mean.
+
     Raises:
         UnsupportedContentError: such a key and ``on_unsupported`` is ``"error"``.
     """
+    if type(options) is ChatOptionsWithUnknownKeys:
+        for key in options.unknown_keys:
+            what = f"the option {key!r} (unknown to this version)"
+            unsupported_field(on_unsupported, format_name, f"options.{key}", what)
     metadata = options.metadata or {}
     for key in metadata:
         if key not in HINT_KEYS:

@@ -29,6 +29,7 @@ from ..contents import (
     KernelContent,
     TextContent,
 )
+from ..contents.citation import CitationWithUnknownKeys
 from ..contents.metadata import peek_metadata
 from ..errors import (
     FormatError,
@@ -457,6 +458,10 @@ def report_citation_losses(  # noqa: PLR0917 - one loss report, every part of it
         if key not in HINT_KEYS:
             name = json.dumps(key, ensure_ascii=False)
             unsupported_field(on_unsupported, format_name, f"{path}.metadata[{name}]", "metadata")
+    if type(citation) is CitationWithUnknownKeys:  # fields of a newer version, kept in our JSON
+        for key in citation.unknown_keys:
+            what = f"the citation field {key!r} (unknown to this version)"
+            unsupported_field(on_unsupported, format_name, f"{path}.{key}", what)
 
 
 _CITATION_FIELDS = tuple(

@@ -35,11 +35,11 @@ from ..errors import (
 from ..history import ChatHistory
 from ..labels import Label
 from ..message import MESSAGE_KEYS, MESSAGE_TYPES, ChatMessageContent, UnknownMessage
-from ..options import ChatOptions
+from ..options import OPTION_KEYS, ChatOptions, ChatOptionsWithUnknownKeys
 from ..trusted import new_history
 from ..usage import USAGE_KEYS, USAGE_KEYS_IN_ORDER, Usage, UsageWithUnknownKeys
 from . import stdlib_types
-from .citations import read_citations, write_citations
+from .citations import citations_reader, write_citations
 from .direct import (
     DIRECT_READERS,
     DIRECT_WRITERS,
@@ -87,7 +87,6 @@ __all__ = [
 FORMAT_VERSION = 1
 """The version written into every history; readers refuse data with a higher one."""
 
-_OPTION_KEYS = frozenset(field.name for field in attrs.fields(ChatOptions))
 _HISTORY_KEYS = frozenset(("version", "options", "messages"))
 _LABELLED_MESSAGE_KEYS = MESSAGE_KEYS | {"message_type"}
 _PLAIN_FIELDS = tuple(field.name for field in attrs.fields(ChatMessageContent))
@@ -183,6 +182,8 @@ class ConverterHooks:
         self.labels_version = -1
         # The cattrs-generated reader of ChatMessageContent, once made (see read_message).
         self.general_plain_reader: Hook | None = None
+        # A text item's citations: keys of a newer version kept, or (strict) refused.
+        self.read_citations = citations_reader(strict)
         # Messages read and written directly when plain, by the general path otherwise.
         self.read_any_message = message_reader(
             self.readers_by_label, inline_text=False, general=self.read_message
@@ -433,7 +434,7 @@ class ConverterHooks:
                 overrides[name] = override(omit=True)
             elif issubclass(cls, TextContent) and name == "_citations":
                 overrides[name] = hook_override(
-                    writing, write_citations if writing else read_citations
+                    writing, write_citations if writing else self.read_citations
                 )
             elif issubclass(cls, BinaryContent) and name == "_data":
                 hook = write_payload if writing else read_payload
@@ -749,6 +750,11 @@ class ConverterHooks:
                 "options", "a ChatOptions or None", describe_type(options)
             )
         written: dict[str, Any] = self.converter.unstructure(options, ChatOptions)
+        if type(options) is ChatOptionsWithUnknownKeys:  # options of a newer version, as read
+            try:
+                written.update(_unknown_keys(options._unknown_keys, OPTION_KEYS, "options"))
+            except SemanticChatError as error:
+                raise error.at("options") from None
         return jsoncodec.json_value(written, "options")  # type: ignore[no-any-return]
 
     def read_history(self, data: Any) -> ChatHistory:
@@ -794,24 +800,42 @@ class ConverterHooks:
     def _read_options(self, data: Any) -> ChatOptions | None:
         """Read a history's options (``null`` is none).
 
+        Keys this version does not know (options of a newer version) are kept in a
+        `ChatOptionsWithUnknownKeys`, written back after the known ones; strict, the first is
+        refused at its path (``options.future_knob``).
+
         Raises:
-            SerializationError: not an object, an unknown key, or a field of the wrong type;
-                the message names it under ``options``.
+            SerializationError: not an object, an unknown key (strict), or a field of the wrong
+                type; the message names it under ``options``.
         """
         if data is None:
             return None
         if type(data) is not dict:
             raise SerializationError.mismatch("options", "an object", describe_type(data))
-        unknown = sorted(set(data) - _OPTION_KEYS)
-        if unknown:
-            raise SerializationError(
-                f"unknown option {unknown[0]!r}: expected one of {', '.join(sorted(_OPTION_KEYS))}",
-                path="options",
-            )
         try:
-            return ChatOptions(**data)
+            if OPTION_KEYS.issuperset(data):
+                return ChatOptions(**data)
+            return self._newer_options(data)
         except SemanticChatError as error:
             raise SerializationError(error.detail, path=f"options.{error.path}") from None
+
+    def _newer_options(self, data: dict[str, Any]) -> ChatOptions:
+        """Read options with keys this version does not know: kept, or (strict) refused.
+
+        Raises:
+            SerializationError: ``strict``; located at the first such key (``future_knob``,
+                under ``options`` once the caller locates it).
+        """
+        unknown = {key: value for key, value in data.items() if key not in OPTION_KEYS}
+        if self.strict:
+            key = next(iter(unknown))
+            raise SerializationError(
+                f"no option {key!r} in this version (data of a newer version): read it "
+                "without strict=True to keep it",
+                path=str(key),
+            )
+        known = {key: value for key, value in data.items() if key in OPTION_KEYS}
+        return ChatOptionsWithUnknownKeys(**known, unknown_keys=unknown)
 
     # --- registration ------------------------------------------------------------------
 
