@@ -44,6 +44,7 @@ __all__ = [
     "json_value",
     "loads",
     "model_json_value",
+    "text_position",
     "use_backend",
 ]
 
@@ -251,13 +252,13 @@ def _first_too_deep(source: str) -> int | None:
 
 def _nested_too_deeply(source: str, opener: int) -> SerializationError:
     """The error for a document nested too deeply, at the bracket that went too deep."""
-    return SerializationError(f"{_TOO_DEEP_TEXT}: {_position(source, opener + 1)}")
+    return SerializationError(f"{_TOO_DEEP_TEXT}: {text_position(source, opener + 1)}")
 
 
 _TOO_DEEP_TEXT = f"malformed JSON: nested more than {JSON_DEPTH_MAX} levels deep"
 
 
-def _position(source: str, index: int) -> str:
+def text_position(source: str, index: int) -> str:
     """``line L column C (char I)``, the way both parsers say where an error is."""
     line = source.count("\n", 0, index) + 1
     column = index - (source.rfind("\n", 0, index) + 1) + 1
@@ -277,7 +278,7 @@ def _lone_surrogate_escape(source: str) -> SerializationError:
         for index, escape in enumerate(escapes):
             problem = _surrogate_problem(escapes, index)
             if problem is not None:
-                where = _position(source, escape.start())
+                where = text_position(source, escape.start())
                 return SerializationError(f"malformed JSON: {problem} in string: {where}")
     return SerializationError("malformed JSON: a lone surrogate escape is not valid UTF-8")
 

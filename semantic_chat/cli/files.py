@@ -172,7 +172,6 @@ def _utf8_error(data: bytes) -> str | None:
 
 _AT_CHAR = re.compile(r"\(char (\d+)\)$")
 """Where a parser stopped, at the end of its message: ``(char 46)``."""
-_CLOSED_STRING = re.compile(r'"(?:[^"\\\n\r]|\\.)*"')
 _OPEN_STRING = re.compile(r'"(?:[^"\\\n\r]|\\.)*')
 """A JSON string from its opening quote, as far as it goes on its line."""
 _UNTERMINATED = "Unterminated string starting at"
@@ -203,10 +202,9 @@ def _open_string_error(data: bytes, message: str) -> str | None:
     if (end != len(text) and text[end] not in "\r\n") or not (at_quote or stop == end):
         return None
     line_start = text.rfind("\n", 0, end) + 1
-    line = text.count("\n", 0, end) + 1
     return (
         f"malformed JSON: the line ends inside a string opened at column "
-        f"{quote - line_start + 1:,}: line {line} column {end - line_start + 1} (char {end})"
+        f"{quote - line_start + 1:,}: {jsoncodec.text_position(text, end)}"
     )
 
 
@@ -217,10 +215,10 @@ def _open_quote(text: str, stop: int) -> int | None:
     """
     position = text.rfind("\n", 0, stop) + 1
     while (quote := text.find('"', position, stop)) >= 0:
-        closed = _CLOSED_STRING.match(text, quote)
-        if closed is None or closed.end() > stop:
+        end = _OPEN_STRING.match(text, quote).end()  # type: ignore[union-attr]  # '"' matches
+        if end >= stop or text[end] != '"':  # still open at stop, or never closed
             return quote
-        position = closed.end()
+        position = end + 1
     return None
 
 

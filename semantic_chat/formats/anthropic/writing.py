@@ -375,9 +375,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
             if turns and not general:  # after the first turn: moved there, and reported
                 moved = _write_message(
                     message, f"messages[{index}]", on_unsupported, True, left_out
-                )
-                if left_out:
-                    quick = False
+                )  # a plain text the quick path took: it leaves out no call
                 if moved is None:
                     continue
                 turn = moved
