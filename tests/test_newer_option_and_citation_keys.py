@@ -29,7 +29,7 @@ from semantic_chat.errors import (
     SerializationError,
     UnsupportedContentError,
 )
-from semantic_chat.formats import openai_chat, sk_python
+from semantic_chat.formats import anthropic, openai_chat, sk_dotnet, sk_python
 from semantic_chat.serialization import from_dict, from_json, to_dict, to_json
 from tests.strategies import histories
 
@@ -276,3 +276,31 @@ def test_property_newer_option_and_citation_keys_round_trip_and_strict_refuses_t
         assert caught.value.path == paths[0]
     else:
         assert from_json(text, ChatHistory, strict=True) == history
+
+
+_NEWER_CITATION = (
+    '{"version":1,"messages":[{"role":"assistant","items":[{"type":"text",'
+    '"text":"Paris is big.","citations":[{"cited_text":"Paris","url":"https://x.org",'
+    '"source_unit":"char","source_index":0,"source_start":0,"source_end":5,"future_key":1}]}]}]}'
+)
+
+
+@pytest.mark.parametrize(
+    ("writer", "title"),
+    [(anthropic, "Anthropic Messages"), (sk_dotnet, ".NET Semantic Kernel")],
+)
+def test_anthropic_and_dotnet_report_an_unknown_citation_key(writer: Any, title: str) -> None:
+    # Their citation writers are their own, not report_citation_losses: they report it too.
+    history = from_json(_NEWER_CITATION)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        payload = writer.to_payload(history)
+    notes = [str(note.message) for note in caught]
+    assert notes[0] == (
+        f"messages[0].items[0].citations[0].future_key: dropped: {title} cannot carry the "
+        "citation field 'future_key' (unknown to this version)"
+    )
+    assert "future_key" not in str(payload)
+    with pytest.raises(UnsupportedContentError) as raised:
+        writer.to_payload(history, on_unsupported="error")
+    assert raised.value.path == "messages[0].items[0].citations[0].future_key"

@@ -67,11 +67,13 @@ __all__ = [
     "get_hints",
     "image_type_refused",
     "lose",
+    "lost_citation_keys",
     "lost_hint_fields",
     "lost_message_fields",
     "lost_metadata",
     "lost_signatures",
     "lost_subclass_fields",
+    "note_left_out",
     "object_arguments",
     "parse_object_arguments",
     "policy",
@@ -82,6 +84,7 @@ __all__ = [
     "report_metadata",
     "report_unread",
     "require",
+    "result_left_out",
     "set_hints",
     "stored_items",
     "unfetchable_uri",
@@ -314,12 +317,14 @@ def report_metadata(
 ) -> None:
     """Report the metadata of a message and its items that no hints hold, and plugin fields.
 
-    The fields are those a plugin's subclass of a built-in item adds (`lost_subclass_fields`);
-    ``codecs`` are the format's, whose encoders write their items whole.
+    The fields are those a plugin's message subclass adds (`lost_message_fields`) and those a
+    plugin's subclass of a built-in item adds (`lost_subclass_fields`); ``codecs`` are the
+    format's, whose encoders write their items whole.
 
     Raises:
         UnsupportedContentError: there is such a key and ``on_unsupported`` is ``"error"``.
     """
+    lost_message_fields(message, path, format_name, on_unsupported)
     lost_metadata(message, path, format_name, on_unsupported)
     lost_hint_fields(message, path, format_name, on_unsupported)
     for index, item in items:
@@ -366,6 +371,40 @@ def lost_message_fields(
     """
     if type(message) is not ChatMessageContent:  # most messages: nothing to look up
         _lost_own_fields(message, path, format_name, on_unsupported)
+
+
+def note_left_out(item: FunctionCallContent, path: str, left_out: dict[str, str]) -> None:
+    """Note a call a writer left out at ``path`` by its id, for the results answering it to go."""
+    call_id = item.id
+    if type(call_id) is str:
+        left_out.setdefault(call_id, path)
+
+
+def result_left_out(  # noqa: PLR0917 - the writer's state, passed on
+    item: KernelContent,
+    path: str,
+    format_name: str,
+    on_unsupported: OnUnsupported | None,
+    left_out: dict[str, str],
+    codecs: PluginCodecs | None = None,
+) -> bool:
+    """Whether a result answers a call left out (`note_left_out`); if so it is reported.
+
+    The APIs that pair results with calls refuse a result whose call is not there. The call
+    was refused first under ``"error"``, so this is a `ConversionWarning` then too (as
+    `validate` sees it: the call is the fault), none under ``"drop"``. A result a plugin's
+    encoder writes (``codecs``) is its own.
+    """
+    call_id = getattr(item, "call_id", None)
+    call = left_out.get(call_id) if type(call_id) is str else None
+    if call is None or (codecs is not None and codecs.encoder_for(item) is not None):
+        return False
+    detail = (
+        f"{format_name} cannot carry a result whose call was left out ({call}): the API "
+        "refuses a result without its call"
+    )
+    lose("warn" if on_unsupported == "error" else on_unsupported, path, detail, "warn")
+    return True
 
 
 def _lost_own_fields(
@@ -458,7 +497,20 @@ def report_citation_losses(  # noqa: PLR0917 - one loss report, every part of it
         if key not in HINT_KEYS:
             name = json.dumps(key, ensure_ascii=False)
             unsupported_field(on_unsupported, format_name, f"{path}.metadata[{name}]", "metadata")
-    if type(citation) is CitationWithUnknownKeys:  # fields of a newer version, kept in our JSON
+    lost_citation_keys(citation, path, format_name, on_unsupported)
+
+
+def lost_citation_keys(
+    citation: Citation, path: str, format_name: str, on_unsupported: OnUnsupported | None
+) -> None:
+    """Report each field of a newer version a citation holds (`CitationWithUnknownKeys`).
+
+    Our JSON keeps them; no provider writer knows what they mean, so none sends them.
+
+    Raises:
+        UnsupportedContentError: there is one and ``on_unsupported`` is ``"error"``.
+    """
+    if type(citation) is CitationWithUnknownKeys:
         for key in citation.unknown_keys:
             what = f"the citation field {key!r} (unknown to this version)"
             unsupported_field(on_unsupported, format_name, f"{path}.{key}", what)

@@ -16,7 +16,7 @@ from typing import Any
 
 from ...contents.citation import Citation
 from ...errors import FormatError, SemanticChatError, describe_type
-from ..wire import OnUnsupported, unsupported_field
+from ..wire import OnUnsupported, lost_citation_keys, unsupported_field
 from .shared import FORMAT, HINTS
 
 __all__ = ["read_citation", "write_citation"]
@@ -160,6 +160,7 @@ def write_citation(
     Raises:
         UnsupportedContentError: something is left out and ``on_unsupported`` is ``"error"``.
     """
+    lost_citation_keys(citation, path, FORMAT, on_unsupported)
     hints = citation.metadata.get(HINTS)
     kept: dict[str, Any] = {}
     if isinstance(hints, dict) and isinstance(hints.get("type"), str):

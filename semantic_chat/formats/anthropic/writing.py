@@ -43,14 +43,15 @@ from ..wire import (
     get_hints,
     image_type_refused,
     lose,
-    lost_message_fields,
     lost_metadata,
     lost_subclass_fields,
+    note_left_out,
     object_arguments,
     parse_object_arguments,
     policy,
     quick_loads,
     report_metadata,
+    result_left_out,
     stored_items,
     unsupported,
     unsupported_field,
@@ -719,7 +720,6 @@ def _write_message(
     if role not in ("user", "assistant", "tool") and role not in _INSTRUCTION_ROLES:
         raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
     items = stored_items(message, path)
-    lost_message_fields(message, path, FORMAT, on_unsupported)
     report_metadata(message, items, path, FORMAT, on_unsupported, codecs=codecs)
     if message.name is not None:
         unsupported_field(on_unsupported, FORMAT, f"{path}.name", f"the name of a {role} message")
@@ -737,7 +737,7 @@ def _write_message(
             if role == "assistant":
                 unsupported(on_unsupported, FORMAT, where, item, "in an assistant message")
                 continue
-            if left_out and _result_left_out(item, where, on_unsupported, left_out):
+            if left_out and result_left_out(item, where, FORMAT, on_unsupported, left_out):
                 continue
             block = _result_block(item, where, on_unsupported)
             if block is not None:
@@ -750,7 +750,7 @@ def _write_message(
         if block is not None:
             blocks.append(block)
         elif isinstance(item, FunctionCallContent):
-            _note_left_out(item, where, left_out)
+            note_left_out(item, where, left_out)
     content: Any = results + blocks
     if not content and items:
         return None
@@ -793,43 +793,13 @@ def _write_system(  # noqa: PLR0917 - the general writer's state, passed on
         else:
             unsupported(on_unsupported, FORMAT, where, item, f"in a {role} message (text only)")
             if isinstance(item, FunctionCallContent):
-                _note_left_out(item, where, left_out)
+                note_left_out(item, where, left_out)
     if not system and items:
         return None
     written: dict[str, Any] = {"role": "system", "content": system}
     if hints.get("blocks") or len(system) != 1 or len(system[0]) != 2:
         written["blocks"] = True
     return written
-
-
-def _note_left_out(item: FunctionCallContent, path: str, left_out: dict[str, str]) -> None:
-    """Note a call left out at ``path`` by its id, for the results answering it to go too."""
-    call_id = item.id
-    if type(call_id) is str:
-        left_out.setdefault(call_id, path)
-
-
-def _result_left_out(
-    item: FunctionResultContent,
-    path: str,
-    on_unsupported: OnUnsupported | None,
-    left_out: dict[str, str],
-) -> bool:
-    """Whether a result answers a call left out; if so it is reported, to be left out too.
-
-    The API refuses a ``tool_result`` whose ``tool_use_id`` no ``tool_use`` before it has.
-    Its call was refused first under ``"error"``, so this is a `ConversionWarning` then too
-    (as `validate` sees it: the call is the fault), none under ``"drop"``.
-    """
-    call = left_out.get(item.call_id) if type(item.call_id) is str else None
-    if call is None:
-        return False
-    detail = (
-        f"{FORMAT} cannot carry a result whose call was left out ({call}): the API refuses "
-        "a result without its call"
-    )
-    lose("warn" if on_unsupported == "error" else on_unsupported, path, detail, "warn")
-    return True
 
 
 def _assistant_block(

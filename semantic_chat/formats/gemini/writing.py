@@ -41,14 +41,15 @@ from ..wire import (
     custom_call,
     get_hints,
     lose,
-    lost_message_fields,
     lost_metadata,
     lost_subclass_fields,
+    note_left_out,
     object_arguments,
     parse_object_arguments,
     policy,
     quick_loads,
     report_metadata,
+    result_left_out,
     stored_items,
     unsupported,
     unsupported_field,
@@ -555,7 +556,6 @@ def _write_message(  # noqa: PLR0917 - the writer's state, passed on
     if role not in _ROLES and role not in _INSTRUCTION_ROLES:
         raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
     items = stored_items(message, path)
-    lost_message_fields(message, path, FORMAT, on_unsupported)
     report_metadata(message, items, path, FORMAT, on_unsupported, codecs=codecs)
     if message.name is not None:
         unsupported_field(on_unsupported, FORMAT, f"{path}.name", f"the name of a {role} message")
@@ -569,13 +569,13 @@ def _write_message(  # noqa: PLR0917 - the writer's state, passed on
             left_out
             and role in ("user", "tool")
             and isinstance(item, FunctionResultContent)
-            and _result_left_out(item, where, on_unsupported, left_out)
+            and result_left_out(item, where, FORMAT, on_unsupported, left_out, codecs)
         ):
             continue
         part = _write_item(item, where, role, on_unsupported, keys, call_names)
         if part is None:
-            if isinstance(item, FunctionCallContent) and type(item.id) is str:
-                left_out.setdefault(item.id, where)  # its results go too
+            if isinstance(item, FunctionCallContent):
+                note_left_out(item, where, left_out)  # its results go too
         else:
             parts.append(part)
             if isinstance(item, FunctionResultContent):
@@ -591,31 +591,6 @@ def _write_message(  # noqa: PLR0917 - the writer's state, passed on
         _leave_out_empty(path, on_unsupported)
         return None
     return role, get_hints(message, HINTS), kept
-
-
-def _result_left_out(
-    item: FunctionResultContent,
-    path: str,
-    on_unsupported: OnUnsupported | None,
-    left_out: dict[str, str],
-) -> bool:
-    """Whether a result answers a call left out; if so it is reported, to be left out too.
-
-    The API refuses a ``function_response`` without its ``function_call``. A plugin's
-    encoding is its own. Its call was refused first under ``"error"``, so this is a
-    `ConversionWarning` then too (as `validate` sees it: the call is the fault), none under
-    ``"drop"``.
-    """
-    call_id = item.call_id
-    call = left_out.get(call_id) if type(call_id) is str else None
-    if call is None or codecs.encoder_for(item) is not None:
-        return False
-    detail = (
-        f"{FORMAT} cannot carry a result whose call was left out ({call}): the API refuses "
-        "a result without its call"
-    )
-    lose("warn" if on_unsupported == "error" else on_unsupported, path, detail, "warn")
-    return True
 
 
 _EMPTY_TEXT = {"text": ""}

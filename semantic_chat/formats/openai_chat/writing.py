@@ -28,7 +28,6 @@ from ..wire import (
     error_output,
     get_hints,
     image_type_refused,
-    lost_message_fields,
     lost_metadata,
     lost_subclass_fields,
     policy,
@@ -219,7 +218,6 @@ def _write_message(
     if role not in ROLES:
         raise FormatError(f"{FORMAT} has no role {role!r}", path=f"{path}.role")
     items = stored_items(message, path)
-    lost_message_fields(message, path, FORMAT, on_unsupported)
     report_metadata(message, items, path, FORMAT, on_unsupported, codecs=codecs)
     hints = get_hints(message, HINTS)
     results = [(i, item) for i, item in items if isinstance(item, FunctionResultContent)]

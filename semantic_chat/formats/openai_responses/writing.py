@@ -27,7 +27,6 @@ from ..wire import (
     error_output,
     get_hints,
     image_type_refused,
-    lost_message_fields,
     lost_metadata,
     lost_subclass_fields,
     policy,
@@ -174,7 +173,6 @@ class _Writer:
         if self.message.name is not None:
             what = f"the name of {_a(self.role)} message"
             unsupported_field(self.on_unsupported, FORMAT, f"{self.path}.name", what)
-        lost_message_fields(self.message, self.path, FORMAT, self.on_unsupported)
         report_metadata(self.message, items, self.path, FORMAT, self.on_unsupported, codecs=codecs)
 
     def _is_part(self, item: KernelContent) -> bool:

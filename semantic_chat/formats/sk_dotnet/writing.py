@@ -34,6 +34,7 @@ from ..sk_python.shared import REASONING_LOSSES, given_name, report_options
 from ..wire import (
     OnUnsupported,
     get_hints,
+    lost_citation_keys,
     lost_hint_fields,
     lost_message_fields,
     lost_signatures,
@@ -153,6 +154,7 @@ def _write_annotation(
     .NET needs a ``Label`` (the cited text) and a ``ReferenceId`` (the url or file id): a
     citation without them is left out, as is what an annotation has no field for.
     """
+    lost_citation_keys(citation, path, FORMAT, on_unsupported)
     hints = citation.metadata.get(HINTS)
     hints = hints if isinstance(hints, dict) else {}
     kind = hints.get("Kind")
