@@ -517,7 +517,11 @@ def _read_call_index(call: dict[str, Any], path: str) -> int | None:
     index = call.get("index")
     if index is None or (type(index) is int and JSON_INT_MIN <= index <= JSON_INT_MAX):
         return index
-    raise FormatError.mismatch(f"{path}.index", "a 64-bit int", describe_type(index))
+    if type(index) is int:
+        raise FormatError(
+            "integer outside the 64-bit range JSON readers accept", path=f"{path}.index"
+        )
+    raise FormatError.mismatch(f"{path}.index", "an int", describe_type(index))
 
 
 def _read_tool_content(content: str | list[Any], path: str) -> str | list[KernelContent]:
