@@ -40,7 +40,7 @@ from ..errors import (
 )
 from ..jsoncodec import json_value
 from ..media import canonical_mime_type
-from ..message import ChatMessageContent
+from ..message import ChatMessageContent, UnknownMessage
 from ..registry import is_builtin
 from ..usage import Usage
 from ..validation import check_stored
@@ -73,7 +73,7 @@ __all__ = [
     "lost_metadata",
     "lost_signatures",
     "lost_subclass_fields",
-    "note_left_out",
+    "note_call",
     "object_arguments",
     "parse_object_arguments",
     "policy",
@@ -364,20 +364,44 @@ def lost_message_fields(
     """Report the fields a plugin's message subclass adds, when set, at ``messages[i].<field>``.
 
     A provider format writes such a message as a `ChatMessageContent`, which has no place for
-    them (``SessionMessage.session``); only our own JSON keeps them.
+    them (``SessionMessage.session``); only our own JSON keeps them. The same for the keys of
+    an `UnknownMessage` (a subclass read without its plugin, or newer data), but its
+    ``message_type``.
 
     Raises:
         UnsupportedContentError: such a field is set and ``on_unsupported`` is ``"error"``.
     """
-    if type(message) is not ChatMessageContent:  # most messages: nothing to look up
-        _lost_own_fields(message, path, format_name, on_unsupported)
+    if type(message) is ChatMessageContent:  # most messages: nothing to look up
+        return
+    if type(message) is UnknownMessage:  # read without its plugin, or from newer data
+        label = message.unknown_keys.get("message_type")
+        for key in message.unknown_keys:
+            if key != "message_type":
+                what = (
+                    f"the field {key!r} of a {label!r} message (its plugin is not loaded)"
+                    if isinstance(label, str)
+                    else f"the message field {key!r} (unknown to this version)"
+                )
+                unsupported_field(on_unsupported, format_name, f"{path}.{key}", what)
+        return
+    _lost_own_fields(message, path, format_name, on_unsupported)
 
 
-def note_left_out(item: FunctionCallContent, path: str, left_out: dict[str, str]) -> None:
-    """Note a call a writer left out at ``path`` by its id, for the results answering it to go."""
+def note_call(
+    item: FunctionCallContent, path: str, left_out: dict[str, str], written: bool
+) -> None:
+    """Note by its id whether a writer wrote a call (at ``path``) or left it out.
+
+    The results answering a call left out go too (`result_left_out`); a call written later
+    with the same id (Gemini's made-up ids repeat from turn to turn) takes its place, so the
+    results after it stay.
+    """
     call_id = item.id
     if type(call_id) is str:
-        left_out.setdefault(call_id, path)
+        if written:
+            left_out.pop(call_id, None)
+        else:
+            left_out[call_id] = path
 
 
 def result_left_out(  # noqa: PLR0917 - the writer's state, passed on
@@ -388,7 +412,7 @@ def result_left_out(  # noqa: PLR0917 - the writer's state, passed on
     left_out: dict[str, str],
     codecs: PluginCodecs | None = None,
 ) -> bool:
-    """Whether a result answers a call left out (`note_left_out`); if so it is reported.
+    """Whether a result answers a call left out (`note_call`); if so it is reported.
 
     The APIs that pair results with calls refuse a result whose call is not there. The call
     was refused first under ``"error"``, so this is a `ConversionWarning` then too (as

@@ -689,7 +689,7 @@ class _Reader:
             from ..serialization.citations import read_citations  # noqa: PLC0415
 
             try:
-                citations = read_citations(extras["citations"])
+                citations = read_citations(extras["citations"], strict=False)  # as from_json
             except SemanticChatError as error:
                 raise error.at(f"{EXTRA_ATTRIBUTE}.citations") from None
         return TextContent(text, citations=citations)

@@ -160,7 +160,6 @@ def write_citation(
     Raises:
         UnsupportedContentError: something is left out and ``on_unsupported`` is ``"error"``.
     """
-    lost_citation_keys(citation, path, FORMAT, on_unsupported)
     hints = citation.metadata.get(HINTS)
     kept: dict[str, Any] = {}
     if isinstance(hints, dict) and isinstance(hints.get("type"), str):
@@ -195,6 +194,7 @@ def write_citation(
             what = f"a {kind} citation without {names}"
             unsupported_field(on_unsupported, FORMAT, path, what)
             return None
+    lost_citation_keys(citation, path, FORMAT, on_unsupported)  # of one written only
     if citation.text_start is not None or citation.text_end is not None:
         what = "a citation's span of its text (a citation supports its whole text block)"
         unsupported_field(on_unsupported, FORMAT, f"{path}.text_start", what)

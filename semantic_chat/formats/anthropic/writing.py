@@ -45,7 +45,7 @@ from ..wire import (
     lose,
     lost_metadata,
     lost_subclass_fields,
-    note_left_out,
+    note_call,
     object_arguments,
     parse_object_arguments,
     policy,
@@ -185,6 +185,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     system: list[Any] = []  # the quick path's texts (str), the general writer's blocks
     system_blocks = False  # written as blocks, whatever they hold
     system_general = False  # some written the long way: blank texts may be among them
+    system_at: tuple[int, ...] = ()  # the messages the long way wrote there
     last: dict[str, Any] = _NO_TURN  # the turn being built, and what made it: "" (none yet),
     last_kind = ""  # "assistant", "user", "tool" (only results of tool messages so far), or
     # "tool+" (tool messages' results and other blocks: a result joins before those)
@@ -382,6 +383,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                 turn = moved
             system_blocks = system_blocks or len(turn) > 2
             system_general = True
+            system_at += (index,)
             system.extend(turn["content"])
             continue
         # A turn of the same side as the one before: a merge.
@@ -403,7 +405,10 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     blocks = [{"type": "text", "text": part} if type(part) is str else part for part in system]
     _drop_empty_texts(blocks)  # as in a turn: the API refuses a blank text block there too
     if len(blocks) == 1 and not system_blocks and len(blocks[0]) == 2:
-        return {"system": blocks[0]["text"], "messages": turns}
+        return {"system": blocks[0]["text"], "messages": turns}  # a string, blank or not
+    if blocks and _is_blank_text(blocks[0]):  # blank text blocks only, all the long way's
+        _leave_out_blank_system(system_at, on_unsupported)
+        return {"messages": turns}
     return {"system": blocks, "messages": turns}
 
 
@@ -469,6 +474,23 @@ def _drop_empty_texts(blocks: list[dict[str, Any]]) -> None:
     kept = [block for block in blocks if not _is_blank_text(block)]
     if kept and len(kept) != len(blocks):
         blocks[:] = kept
+
+
+def _leave_out_blank_system(at: tuple[int, ...], on_unsupported: OnUnsupported | None) -> None:
+    """Report the system messages of empty or blank text only, which leave ``system`` out.
+
+    Only when they would be written as text blocks, which the API refuses blank (one text
+    alone is written as the ``system`` string, as read). Nothing said is lost, so it is a
+    `ConversionWarning` even with ``on_unsupported="error"`` (none with ``"drop"``), as for
+    a blank turn.
+    """
+    action = "warn" if on_unsupported == "error" else on_unsupported
+    detail = (
+        f"{FORMAT} cannot carry a system message of empty or blank text only (the API refuses "
+        "a blank text block)"
+    )
+    for index in at:
+        lose(action, f"messages[{index}]", detail, "warn")
 
 
 def _leave_out_blank_turns(
@@ -747,10 +769,10 @@ def _write_message(
             block = _assistant_block(item, where, on_unsupported)
         else:
             block = _user_block(item, where, on_unsupported, f"in a {role} message")
+        if isinstance(item, FunctionCallContent):
+            note_call(item, where, left_out, block is not None)
         if block is not None:
             blocks.append(block)
-        elif isinstance(item, FunctionCallContent):
-            note_left_out(item, where, left_out)
     content: Any = results + blocks
     if not content and items:
         return None
@@ -793,7 +815,7 @@ def _write_system(  # noqa: PLR0917 - the general writer's state, passed on
         else:
             unsupported(on_unsupported, FORMAT, where, item, f"in a {role} message (text only)")
             if isinstance(item, FunctionCallContent):
-                note_left_out(item, where, left_out)
+                note_call(item, where, left_out, False)
     if not system and items:
         return None
     written: dict[str, Any] = {"role": "system", "content": system}

@@ -43,7 +43,7 @@ from ..wire import (
     lose,
     lost_metadata,
     lost_subclass_fields,
-    note_left_out,
+    note_call,
     object_arguments,
     parse_object_arguments,
     policy,
@@ -573,10 +573,9 @@ def _write_message(  # noqa: PLR0917 - the writer's state, passed on
         ):
             continue
         part = _write_item(item, where, role, on_unsupported, keys, call_names)
-        if part is None:
-            if isinstance(item, FunctionCallContent):
-                note_left_out(item, where, left_out)  # its results go too
-        else:
+        if isinstance(item, FunctionCallContent):
+            note_call(item, where, left_out, part is not None)  # left out: its results go too
+        if part is not None:
             parts.append(part)
             if isinstance(item, FunctionResultContent):
                 call_id = item.call_id

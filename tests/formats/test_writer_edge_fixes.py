@@ -1,0 +1,185 @@
+"""Edges of the session's writer changes that a tester met, each pinned to its exact output.
+
+- A call left out and a later call written with the same id (Gemini's made-up ids repeat
+  from turn to turn): only the results of the one left out go.
+- A message read without its plugin (`UnknownMessage`): each of its keys is reported, as a
+  loaded subclass's fields are.
+- Anthropic: system messages of blank text only that would be text blocks leave ``system``
+  out, with a warning.
+- Anthropic: a citation it leaves out whole is not also reported key by key.
+- The prompt text reads back a citation's keys of a newer version, as `from_json` does.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+
+from semantic_chat import ChatHistory, ChatMessageContent, UnknownMessage
+from semantic_chat.errors import UnsupportedContentError
+from semantic_chat.formats import anthropic, gemini, openai_chat
+from semantic_chat.serialization import from_json
+
+
+def _written(write: Any, history: Any, **options: Any) -> tuple[Any, list[str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        payload = write(history, **options)
+    return payload, [str(note.message) for note in caught]
+
+
+REUSED = openai_chat.from_payload([
+    {"role": "user", "content": "hi"},
+    {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "gemini-call-0-0", "type": "custom", "custom": {"name": "grep", "input": "foo"}}]},
+    {"role": "tool", "tool_call_id": "gemini-call-0-0", "content": "found"},
+    {"role": "user", "content": "now the weather"},
+    {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "gemini-call-0-0", "type": "function",
+         "function": {"name": "weather", "arguments": "{}"}}]},
+    {"role": "tool", "tool_call_id": "gemini-call-0-0", "content": "sunny"},
+])
+
+
+def _left_out_notes(title: str) -> list[str]:
+    return [
+        f"messages[1].items[0]: dropped: {title} cannot carry function_call content as an "
+        "OpenAI custom tool call (free-form input, not a JSON object)",
+        f"messages[2].items[0]: dropped: {title} cannot carry a result whose call was left out "
+        "(messages[1].items[0]): the API refuses a result without its call",
+    ]
+
+
+def test_gemini_keeps_the_result_of_a_later_call_with_the_id_of_one_left_out() -> None:
+    payload, notes = _written(gemini.to_payload, REUSED, on_unsupported="warn")
+    assert payload == {"contents": [
+        {"role": "user", "parts": [{"text": "hi"}]},
+        {"role": "user", "parts": [{"text": "now the weather"}]},
+        {"role": "model", "parts": [{"function_call": {"name": "weather", "args": {}}}]},
+        {"role": "user", "parts": [
+            {"function_response": {"name": "weather", "response": {"result": "sunny"}}}]},
+    ]}
+    assert notes == _left_out_notes("Gemini")
+
+
+def test_anthropic_keeps_the_result_of_a_later_call_with_the_id_of_one_left_out() -> None:
+    payload, notes = _written(anthropic.to_payload, REUSED, on_unsupported="warn")
+    assert payload == {"messages": [
+        {"role": "user", "content": [
+            {"type": "text", "text": "hi"}, {"type": "text", "text": "now the weather"}]},
+        {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "gemini-call-0-0", "name": "weather", "input": {}}]},
+        {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "gemini-call-0-0", "content": "sunny"}]},
+    ]}
+    assert notes == _left_out_notes("Anthropic Messages")
+
+
+def test_a_second_call_left_out_with_the_same_id_takes_its_results_too() -> None:
+    history = openai_chat.from_payload([
+        {"role": "user", "content": "hi"},
+        *[
+            message
+            for _ in range(2)
+            for message in (
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c1", "type": "custom", "custom": {"name": "grep", "input": "x"}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": "found"},
+            )
+        ],
+        {"role": "user", "content": "thanks"},
+    ])
+    payload, notes = _written(gemini.to_payload, history, on_unsupported="drop")
+    assert payload == {"contents": [
+        {"role": "user", "parts": [{"text": "hi"}]},
+        {"role": "user", "parts": [{"text": "thanks"}]},
+    ]}
+    assert notes == []
+
+
+_PLUGINLESS = (
+    '{"version":1,"messages":[{"role":"user","items":[{"type":"text","text":"Hi"}],'
+    '"message_type":"hunt_session","session":"s2"}]}'
+)
+
+
+@pytest.mark.parametrize(
+    ("write", "title", "payload"),
+    [
+        (anthropic.to_payload, "Anthropic Messages",
+         {"messages": [{"role": "user", "content": "Hi"}]}),
+        (openai_chat.to_payload, "OpenAI Chat Completions", [{"role": "user", "content": "Hi"}]),
+        (gemini.to_payload, "Gemini", {"contents": [{"role": "user", "parts": [{"text": "Hi"}]}]}),
+    ],
+)
+def test_the_keys_of_a_message_read_without_its_plugin_are_reported(
+    write: Any, title: str, payload: Any
+) -> None:
+    history = from_json(_PLUGINLESS, ChatHistory)
+    assert type(history[0]) is UnknownMessage
+    assert _written(write, history) == (payload, [
+        f"messages[0].session: dropped: {title} cannot carry the field 'session' of a "
+        "'hunt_session' message (its plugin is not loaded)"
+    ])
+    assert _written(write, history, on_unsupported="drop") == (payload, [])
+    with pytest.raises(UnsupportedContentError) as raised:
+        write(history, on_unsupported="error")
+    assert raised.value.path == "messages[0].session"
+
+
+def test_keys_of_newer_data_on_a_message_are_reported_as_such() -> None:
+    message = UnknownMessage("user", "Hi", unknown_keys={"mood": "curious"})
+    assert _written(openai_chat.to_payload, [message]) == (
+        [{"role": "user", "content": "Hi"}],
+        ["messages[0].mood: dropped: OpenAI Chat Completions cannot carry the message field "
+         "'mood' (unknown to this version)"],
+    )
+
+
+@pytest.mark.parametrize("on_unsupported", [None, "warn", "error"])
+def test_anthropic_leaves_out_a_system_of_blank_texts_only(on_unsupported: Any) -> None:
+    history = [ChatMessageContent("system", ""), ChatMessageContent("developer", " "),
+               ChatMessageContent("user", "hi")]
+    note = ("dropped: Anthropic Messages cannot carry a system message of empty or blank "
+            "text only (the API refuses a blank text block)")
+    assert _written(anthropic.to_payload, history, on_unsupported=on_unsupported) == (
+        {"messages": [{"role": "user", "content": "hi"}]},
+        [f"messages[0]: {note}", f"messages[1]: {note}"],
+    )
+    assert _written(anthropic.to_payload, history, on_unsupported="drop") == (
+        {"messages": [{"role": "user", "content": "hi"}]}, [])
+    # beside a text that says something, a blank one goes without a word, as in a turn
+    history[1] = ChatMessageContent("developer", "Be brief.")
+    assert _written(anthropic.to_payload, history) == (
+        {"system": "Be brief.", "messages": [{"role": "user", "content": "hi"}]}, [])
+    # one blank text alone is the system string, as read from a payload: written as it is
+    assert _written(anthropic.to_payload, history[:1] + history[2:]) == (
+        {"system": "", "messages": [{"role": "user", "content": "hi"}]}, [])
+
+
+def test_anthropic_reports_a_citation_left_out_whole_once() -> None:
+    history = from_json(
+        '{"version":1,"messages":[{"role":"user","items":[{"type":"text","text":"Hi"}]},'
+        '{"role":"assistant","items":[{"type":"text","text":"Paris is big.","citations":'
+        '[{"url":"https://x.example","title":"X","future_key":[1,2]}]}]}]}',
+        ChatHistory,
+    )
+    payload, notes = _written(anthropic.to_payload, history)
+    assert payload["messages"][1] == {"role": "assistant", "content": "Paris is big."}
+    assert notes == [
+        "messages[1].items[0].citations[0]: dropped: Anthropic Messages cannot carry a "
+        "citation that names no document or search result location"
+    ]
+
+
+def test_prompt_text_reads_back_a_citation_of_a_newer_version() -> None:
+    history = from_json(
+        '{"version":1,"messages":[{"role":"assistant","items":[{"type":"text","text":'
+        '"Paris.","citations":[{"url":"https://x.example","future_key":1}]}]}]}',
+        ChatHistory,
+    )
+    text = history.to_prompt()
+    assert "future_key" in text  # written in the item's semantic_chat attribute
+    assert ChatHistory.from_prompt(text) == history
