@@ -102,9 +102,14 @@ class TypeRegistry(Mapping[_K, type[_T]], Generic[_K, _T]):
         return f"TypeRegistry({self._what}: {names})"
 
 
+_PACKAGE = __name__.partition(".")[0]
+"""This package's name as imported: ``semantic_chat``, or another for a copy of it (the
+benchmarks import an earlier revision as ``semantic_chat_base`` beside this one)."""
+
+
 def is_builtin(cls: type) -> bool:
     """Whether ``cls`` is one of this library's own classes (not a plugin's)."""
-    return cls.__module__.partition(".")[0] == "semantic_chat"
+    return cls.__module__.partition(".")[0] == _PACKAGE
 
 
 def _same_definition(old: type, new: type) -> bool:
