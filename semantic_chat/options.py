@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 
 from .errors import InvalidTypeError, InvalidValueError, describe_type
-from .validation import check_json, check_optional_int, check_optional_text
+from .validation import check_json, check_optional_int, check_optional_text, check_unknown_keys
 
 __all__ = ["ChatOptions", "ChatOptionsWithUnknownKeys"]
 
@@ -215,20 +215,12 @@ def _unknown_options(value: Any) -> dict[str, Any]:
         InvalidTypeError: not a dict, or a value JSON cannot hold (``unknown_keys["when"]``).
         InvalidValueError: no key, or a key that would be read back as an option's own field.
     """
-    name = "unknown_keys"
-    if not isinstance(value, dict):
-        raise InvalidTypeError.mismatch(name, "a dict", describe_type(value))
-    if not value:
-        raise InvalidValueError(
-            "options with unknown keys need at least one: build a ChatOptions", path=name
-        )
-    for key in value:
-        if key in OPTION_KEYS:
-            raise InvalidValueError(
-                f"{key!r} would be read back as the options' own field, not as an unknown key",
-                path=f'{name}["{key}"]',
-            )
-    checked: dict[str, Any] = check_json(value, name)
+    checked: dict[str, Any] = check_unknown_keys(
+        value,
+        OPTION_KEYS,
+        empty="options with unknown keys need at least one: build a ChatOptions",
+        own="the options' own field",
+    )
     return checked
 
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import attrs
 
-from .errors import InvalidTypeError, InvalidValueError, describe_type
-from .validation import check_int_range, check_json
+from .errors import InvalidTypeError, describe_type
+from .validation import check_int_range, check_unknown_keys
 
 __all__ = ["Usage", "UsageWithUnknownKeys"]
 
@@ -97,20 +97,12 @@ USAGE_KEYS = frozenset(USAGE_KEYS_IN_ORDER)
 
 def _check_unknown_counts(_: Any, field: attrs.Attribute[Any], value: Any) -> None:
     """Check the kept keys: a non-empty dict of JSON values, none of them a known count."""
-    name = "unknown_keys"
-    if not isinstance(value, dict):
-        raise InvalidTypeError.mismatch(name, "a dict", describe_type(value))
-    if not value:
-        raise InvalidValueError(
-            "a usage with unknown keys needs at least one: build a Usage", path=name
-        )
-    for key in value:
-        if key in USAGE_KEYS:
-            raise InvalidValueError(
-                f"{key!r} would be read back as the usage's own count, not as an unknown key",
-                path=f'{name}["{key}"]',
-            )
-    check_json(value, name)
+    check_unknown_keys(
+        value,
+        USAGE_KEYS,
+        empty="a usage with unknown keys needs at least one: build a Usage",
+        own="the usage's own count",
+    )
 
 
 @attrs.define(slots=True, weakref_slot=False, on_setattr=attrs.setters.validate)

@@ -139,6 +139,31 @@ def check_flag(value: Any, field: str) -> bool:
     raise InvalidTypeError.mismatch(field, "a bool", describe_type(value))
 
 
+def check_unknown_keys(value: Any, known: frozenset[str], *, empty: str, own: str) -> Any:
+    """Return a checked copy of keys of a newer version: a non-empty dict of JSON values.
+
+    ``known`` are the keys the class itself is written with: one of them would be read back
+    as that field (``own`` names it, ``"the usage's own count"``); ``empty`` is what to say
+    of an empty dict (build the class itself instead).
+
+    Raises:
+        InvalidTypeError: not a dict, or a value JSON cannot hold (``unknown_keys["when"]``).
+        InvalidValueError: no key, or one of ``known``.
+    """
+    name = "unknown_keys"
+    if not isinstance(value, dict):
+        raise InvalidTypeError.mismatch(name, "a dict", describe_type(value))
+    if not value:
+        raise InvalidValueError(empty, path=name)
+    for key in value:
+        if key in known:
+            raise InvalidValueError(
+                f"{key!r} would be read back as {own}, not as an unknown key",
+                path=f'{name}["{key}"]',
+            )
+    return check_json(value, name)
+
+
 def check_json(value: Any, field: str) -> Any:
     """Return a copy of ``value`` checked to be a JSON value (numpy values converted).
 

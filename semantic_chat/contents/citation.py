@@ -7,8 +7,13 @@ from typing import Any
 
 import attrs
 
-from ..errors import InvalidTypeError, InvalidValueError, describe_type
-from ..validation import check_json, check_metadata, check_optional_int, check_optional_text
+from ..errors import InvalidTypeError, describe_type
+from ..validation import (
+    check_metadata,
+    check_optional_int,
+    check_optional_text,
+    check_unknown_keys,
+)
 
 __all__ = ["Citation", "CitationWithUnknownKeys", "check_citations"]
 
@@ -104,20 +109,12 @@ def _check_unknown_keys(value: Any) -> dict[str, Any]:
         InvalidTypeError: not a dict, or a value JSON cannot hold (``unknown_keys["when"]``).
         InvalidValueError: no key, or a key that would be read back as a citation's field.
     """
-    name = "unknown_keys"
-    if not isinstance(value, dict):
-        raise InvalidTypeError.mismatch(name, "a dict", describe_type(value))
-    if not value:
-        raise InvalidValueError(
-            "a citation with unknown keys needs at least one: build a Citation", path=name
-        )
-    for key in value:
-        if key in CITATION_KEYS:
-            raise InvalidValueError(
-                f"{key!r} would be read back as the citation's own field, not as an unknown key",
-                path=f'{name}["{key}"]',
-            )
-    checked: dict[str, Any] = check_json(value, name)
+    checked: dict[str, Any] = check_unknown_keys(
+        value,
+        CITATION_KEYS,
+        empty="a citation with unknown keys needs at least one: build a Citation",
+        own="the citation's own field",
+    )
     return checked
 
 
