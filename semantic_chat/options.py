@@ -215,13 +215,12 @@ def _unknown_options(value: Any) -> dict[str, Any]:
         InvalidTypeError: not a dict, or a value JSON cannot hold (``unknown_keys["when"]``).
         InvalidValueError: no key, or a key that would be read back as an option's own field.
     """
-    checked: dict[str, Any] = check_unknown_keys(
+    return check_unknown_keys(
         value,
         OPTION_KEYS,
         empty="options with unknown keys need at least one: build a ChatOptions",
         own="the options' own field",
     )
-    return checked
 
 
 @attrs.define(slots=True, weakref_slot=False, kw_only=True, on_setattr=attrs.setters.convert)

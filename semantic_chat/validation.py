@@ -139,7 +139,9 @@ def check_flag(value: Any, field: str) -> bool:
     raise InvalidTypeError.mismatch(field, "a bool", describe_type(value))
 
 
-def check_unknown_keys(value: Any, known: frozenset[str], *, empty: str, own: str) -> Any:
+def check_unknown_keys(
+    value: Any, known: frozenset[str], *, empty: str, own: str
+) -> dict[str, Any]:
     """Return a checked copy of keys of a newer version: a non-empty dict of JSON values.
 
     ``known`` are the keys the class itself is written with: one of them would be read back
@@ -161,7 +163,8 @@ def check_unknown_keys(value: Any, known: frozenset[str], *, empty: str, own: st
                 f"{key!r} would be read back as {own}, not as an unknown key",
                 path=f'{name}["{key}"]',
             )
-    return check_json(value, name)
+    checked: dict[str, Any] = check_json(value, name)
+    return checked
 
 
 def check_json(value: Any, field: str) -> Any:

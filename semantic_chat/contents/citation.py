@@ -109,13 +109,12 @@ def _check_unknown_keys(value: Any) -> dict[str, Any]:
         InvalidTypeError: not a dict, or a value JSON cannot hold (``unknown_keys["when"]``).
         InvalidValueError: no key, or a key that would be read back as a citation's field.
     """
-    checked: dict[str, Any] = check_unknown_keys(
+    return check_unknown_keys(
         value,
         CITATION_KEYS,
         empty="a citation with unknown keys needs at least one: build a Citation",
         own="the citation's own field",
     )
-    return checked
 
 
 @attrs.frozen(slots=True, weakref_slot=False)

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from .. import jsoncodec
-from ..contents.citation import Citation, CitationWithUnknownKeys
+from ..contents.citation import (
+    CITATION_KEYS,
+    CITATION_KEYS_IN_ORDER,
+    Citation,
+    CitationWithUnknownKeys,
+)
 from ..errors import SemanticChatError, SerializationError, describe_type
-from .fields import Hook
+from .fields import Hook, split_newer_keys, write_unknown_keys
 
 __all__ = ["citations_reader", "read_citations", "write_citations"]
-
-_FIELDS = tuple(field.name for field in attrs.fields(Citation))
-_KNOWN = frozenset(_FIELDS)
 
 
 def write_citations(citations: Any) -> list[dict[str, Any]]:
@@ -36,7 +36,7 @@ def write_citations(citations: Any) -> list[dict[str, Any]]:
                 f"citations[{index}]", "a Citation", describe_type(citation)
             )
         fields: dict[str, Any] = {}
-        for name in _FIELDS:
+        for name in CITATION_KEYS_IN_ORDER:
             value = getattr(citation, name)
             if value is not None and value != {}:
                 fields[name] = value
@@ -45,30 +45,12 @@ def write_citations(citations: Any) -> list[dict[str, Any]]:
                 fields["metadata"], f"citations[{index}].metadata"
             )
         if type(citation) is CitationWithUnknownKeys:  # fields of a newer version, as read
-            _write_unknown_keys(citation, fields, f"citations[{index}]")
+            try:
+                fields.update(write_unknown_keys(citation._unknown_keys, CITATION_KEYS, "citation"))
+            except SemanticChatError as error:
+                raise error.at(f"citations[{index}]") from None
         written.append(fields)
     return written
-
-
-def _write_unknown_keys(
-    citation: CitationWithUnknownKeys, fields: dict[str, Any], where: str
-) -> None:
-    """Add a citation's keys of a newer version after its own, refusing one set by hand badly.
-
-    Raises:
-        SerializationError: a kept key is one of a citation's own fields, or its value is not
-            JSON (``citations[0].unknown_keys["when"]``).
-    """
-    unknown = jsoncodec.json_value(citation._unknown_keys, f"{where}.unknown_keys")
-    if type(unknown) is not dict:
-        raise SerializationError.mismatch(f"{where}.unknown_keys", "a dict", describe_type(unknown))
-    for key in unknown:
-        if key in _KNOWN:
-            raise SerializationError(
-                f"{key!r} would be read back as the citation's own field, not as an unknown key",
-                path=f'{where}.unknown_keys["{key}"]',
-            )
-    fields.update(unknown)
 
 
 def citations_reader(strict: bool) -> Hook:
@@ -102,28 +84,12 @@ def read_citations(data: Any, _: Any = None, *, strict: bool = True) -> tuple[Ci
         where = f"[{index}]"  # the item reader puts the field's name before it
         if type(element) is not dict:
             raise SerializationError.mismatch(where, "a citation object", describe_type(element))
-        newer = not _KNOWN.issuperset(element)
-        if newer and strict:
-            raise _refused_newer_key(element, where)
         try:
-            read.append(_newer_citation(element) if newer else Citation(**element))
+            if CITATION_KEYS.issuperset(element):
+                read.append(Citation(**element))
+            else:  # keys of a newer version: kept, or refused (strict)
+                known, unknown = split_newer_keys(element, CITATION_KEYS, strict, "citation field")
+                read.append(CitationWithUnknownKeys(**known, unknown_keys=unknown))
         except SemanticChatError as error:
             raise SerializationError(error.detail, path=f"{where}.{error.path}") from None
     return tuple(read)
-
-
-def _refused_newer_key(element: dict[str, Any], where: str) -> SerializationError:
-    """The error for a citation's first key this version does not know, located at it."""
-    key = next(key for key in element if key not in _KNOWN)
-    return SerializationError(
-        f"no citation field {key!r} in this version (data of a newer version): read it "
-        "without strict=True to keep it",
-        path=f"{where}.{key}",
-    )
-
-
-def _newer_citation(element: dict[str, Any]) -> CitationWithUnknownKeys:
-    """A citation with keys this version does not know, keeping them to be written back."""
-    known = {key: value for key, value in element.items() if key in _KNOWN}
-    unknown = {key: value for key, value in element.items() if key not in _KNOWN}
-    return CitationWithUnknownKeys(**known, unknown_keys=unknown)

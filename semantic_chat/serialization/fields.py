@@ -6,7 +6,7 @@ import builtins
 import math
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, Literal, TypeVar
 
 import attrs
@@ -56,11 +56,13 @@ __all__ = [
     "scalar_union_members",
     "scalar_union_reader",
     "scalar_union_writer",
+    "split_newer_keys",
     "write_bytes",
     "write_json_object",
     "write_payload",
     "write_text_or_object",
     "write_unknown",
+    "write_unknown_keys",
 ]
 
 _T = TypeVar("_T")
@@ -315,6 +317,45 @@ def write_json_object(value: Any, field: str) -> Any:
     if value is not None and type(value) is not dict:
         raise SerializationError.mismatch(field, "a dict", describe_type(value))
     return jsoncodec.json_value(value, field)
+
+
+def write_unknown_keys(unknown: Any, own: Collection[str | None], owner: str) -> dict[str, Any]:
+    """Keys this version does not know, written as JSON; one of ``owner``'s own is refused.
+
+    Such a key can only have been set by hand, past the checks: it would be read back as the
+    ``owner``'s own field (a history's, a message's, a citation's).
+
+    Raises:
+        SerializationError: such a key, or a value that is not JSON (``unknown_keys["url"]``).
+    """
+    written: dict[str, Any] = write_json_object(unknown, "unknown_keys")
+    for key in written:
+        if key in own:
+            raise SerializationError(
+                f"{key!r} would be read back as the {owner}'s own field, not as an unknown key",
+                path=f'unknown_keys["{key}"]',
+            )
+    return written
+
+
+def split_newer_keys(
+    data: dict[str, Any], known: Collection[str], strict: bool, what: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Split an object into the keys this version knows and those of a newer version.
+
+    Raises:
+        SerializationError: ``strict`` and a key of a newer version, located at the first
+            (``future_knob``): ``no <what> 'future_knob' in this version ...``.
+    """
+    unknown = {key: value for key, value in data.items() if key not in known}
+    if strict and unknown:
+        key = next(iter(unknown))
+        raise SerializationError(
+            f"no {what} {key!r} in this version (data of a newer version): read it without "
+            "strict=True to keep it",
+            path=str(key),
+        )
+    return {key: value for key, value in data.items() if key in known}, unknown
 
 
 def write_text_or_object(value: Any, field: str) -> Any:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import typing
-from collections.abc import Collection
 from typing import Any
 
 import attrs
@@ -36,6 +35,7 @@ from ..history import ChatHistory
 from ..labels import Label
 from ..message import MESSAGE_KEYS, MESSAGE_TYPES, ChatMessageContent, UnknownMessage
 from ..options import OPTION_KEYS, ChatOptions, ChatOptionsWithUnknownKeys
+from ..registry import is_builtin
 from ..trusted import new_history
 from ..usage import USAGE_KEYS, USAGE_KEYS_IN_ORDER, Usage, UsageWithUnknownKeys
 from . import stdlib_types
@@ -72,10 +72,11 @@ from .fields import (
     scalar_union_members,
     scalar_union_reader,
     scalar_union_writer,
+    split_newer_keys,
     write_bytes,
-    write_json_object,
     write_payload,
     write_unknown,
+    write_unknown_keys,
 )
 from .locate import locate_error
 
@@ -101,30 +102,14 @@ def _check_one_source(cls: type, written: dict[str, Any]) -> None:
         )
 
 
-def _unknown_keys(unknown: Any, own: Collection[str | None], owner: str) -> dict[str, Any]:
-    """Keys this version does not know, written as JSON; one of ``owner``'s own is refused.
-
-    Such a key can only have been set by hand, past the checks: it would be read back as the
-    history's or message's own field.
-    """
-    written: dict[str, Any] = write_json_object(unknown, "unknown_keys")
-    for key in written:
-        if key in own:
-            raise SerializationError(
-                f"{key!r} would be read back as the {owner}'s own field, not as an unknown key",
-                path=f'unknown_keys["{key}"]',
-            )
-    return written
-
-
 def _write_unknown_history_keys(unknown: Any, written: dict[str, Any]) -> None:
     """Add a history's keys this version does not know, as read, after its own."""
-    written.update(_unknown_keys(unknown, _HISTORY_KEYS, "history"))
+    written.update(write_unknown_keys(unknown, _HISTORY_KEYS, "history"))
 
 
 def _resolved_plugin_class(cls: type) -> bool:
     """Whether ``cls`` is a plugin's class, its field types resolved from text if they can be."""
-    if cls.__module__.partition(".")[0] == "semantic_chat":
+    if is_builtin(cls):
         return False
     try:
         attrs.resolve_types(cls)
@@ -307,7 +292,7 @@ class ConverterHooks:
             _cattrs_use_alias=True,
             **self._field_overrides(cls, writing=True),
         )
-        if cls.__module__.partition(".")[0] != "semantic_chat":
+        if not is_builtin(cls):
             generated = self._locating(cls, generated)
         required_nullable = required_nullable_fields(cls)
         writes_result = issubclass(cls, FunctionResultContent)
@@ -628,7 +613,7 @@ class ConverterHooks:
             )
 
         def write(message: UnknownMessage) -> dict[str, Any]:
-            unknown = _unknown_keys(message._unknown_keys, MESSAGE_KEYS, "message")
+            unknown = write_unknown_keys(message._unknown_keys, MESSAGE_KEYS, "message")
             written: dict[str, Any] = {}
             if "message_type" in unknown:  # first, where the writer of its class put it
                 written["message_type"] = unknown["message_type"]
@@ -680,7 +665,7 @@ class ConverterHooks:
             raise SerializationError.mismatch("usage", "a Usage or None", describe_type(usage))
         written: dict[str, Any] = self.converter.unstructure(usage, Usage)
         if type(usage) is UsageWithUnknownKeys:
-            written.update(_unknown_keys(usage._unknown_keys, USAGE_KEYS, "usage"))
+            written.update(write_unknown_keys(usage._unknown_keys, USAGE_KEYS, "usage"))
         return written
 
     def _usage_reader(self) -> typing.Callable[[Any, Any], Usage]:
@@ -696,15 +681,8 @@ class ConverterHooks:
             data = json_object(value, "usage")
             if USAGE_KEYS.issuperset(data):
                 return read(data)
-            unknown = {key: item for key, item in data.items() if key not in USAGE_KEYS}
-            if strict:
-                key = next(iter(unknown))
-                raise SerializationError(
-                    f"no token count {key!r} in this version (data of a newer version): read "
-                    "it without strict=True to keep it",
-                    path=str(key),
-                )
-            known: Usage = read({key: data[key] for key in data if key in USAGE_KEYS})
+            counts, unknown = split_newer_keys(data, USAGE_KEYS, strict, "token count")
+            known: Usage = read(counts)
             return UsageWithUnknownKeys(
                 *(getattr(known, key) for key in USAGE_KEYS_IN_ORDER), unknown_keys=unknown
             )
@@ -752,7 +730,7 @@ class ConverterHooks:
         written: dict[str, Any] = self.converter.unstructure(options, ChatOptions)
         if type(options) is ChatOptionsWithUnknownKeys:  # options of a newer version, as read
             try:
-                written.update(_unknown_keys(options._unknown_keys, OPTION_KEYS, "options"))
+                written.update(write_unknown_keys(options._unknown_keys, OPTION_KEYS, "options"))
             except SemanticChatError as error:
                 raise error.at("options") from None
         return jsoncodec.json_value(written, "options")  # type: ignore[no-any-return]
@@ -826,15 +804,7 @@ class ConverterHooks:
             SerializationError: ``strict``; located at the first such key (``future_knob``,
                 under ``options`` once the caller locates it).
         """
-        unknown = {key: value for key, value in data.items() if key not in OPTION_KEYS}
-        if self.strict:
-            key = next(iter(unknown))
-            raise SerializationError(
-                f"no option {key!r} in this version (data of a newer version): read it "
-                "without strict=True to keep it",
-                path=str(key),
-            )
-        known = {key: value for key, value in data.items() if key in OPTION_KEYS}
+        known, unknown = split_newer_keys(data, OPTION_KEYS, self.strict, "option")
         return ChatOptionsWithUnknownKeys(**known, unknown_keys=unknown)
 
     # --- registration ------------------------------------------------------------------
