@@ -113,7 +113,6 @@ def test_gemini_leaves_out_the_result_of_a_custom_call() -> None:
     ]
 
 
-@pytest.mark.filterwarnings("ignore::semantic_chat.formats.wire.ConversionWarning")
 @pytest.mark.parametrize("write", [anthropic.to_payload, gemini.to_payload])
 def test_the_result_note_is_a_conversion_warning_at_its_path(write: Any) -> None:
     with pytest.warns(ConversionWarning, match=re.escape(

@@ -181,5 +181,9 @@ def test_prompt_text_reads_back_a_citation_of_a_newer_version() -> None:
         ChatHistory,
     )
     text = history.to_prompt()
-    assert "future_key" in text  # written in the item's semantic_chat attribute
+    assert text == (
+        '<chat_history><message role="assistant"><text semantic_chat="{&quot;citations&quot;:'
+        '[{&quot;url&quot;:&quot;https://x.example&quot;,&quot;future_key&quot;:1}]}">Paris.'
+        "</text></message></chat_history>"
+    )
     assert ChatHistory.from_prompt(text) == history
