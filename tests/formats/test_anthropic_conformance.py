@@ -12,6 +12,9 @@ message must be that content; everything written must validate against the SDK's
 
 from __future__ import annotations
 
+import copy
+import warnings
+
 import attrs
 import pytest
 from anthropic.types import Message, RawMessageStreamEvent
@@ -217,10 +220,24 @@ def test_response_content_writes_back_as_the_assistant_turn(fixture):
     response = fixture["payload"]
     message = anthropic_format.from_response(response)
     assert message.role == AuthorRole.ASSISTANT
-    written = anthropic_format.to_payload(message)
-    assert written == {"messages": [{"role": "assistant", "content": response["content"]}]}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        written = anthropic_format.to_payload(message)
+    # Written alone, the reply is the last assistant turn: the prefill, which the API refuses
+    # ending in whitespace, so a reply's final newline is taken off (and reported).
+    content = copy.deepcopy(response["content"])
+    last = content[-1]
+    trimmed = last["type"] == "text" and last["text"] != last["text"].rstrip()
+    if trimmed:
+        last["text"] = last["text"].rstrip()
+    assert written == {"messages": [{"role": "assistant", "content": content}]}
     assert dumps_sorted(written) == dumps_sorted(
-        {"messages": [{"role": "assistant", "content": response["content"]}]})
+        {"messages": [{"role": "assistant", "content": content}]})
+    assert [str(note.message) for note in caught] == (
+        ["messages[0]: dropped: Anthropic Messages cannot carry the trailing whitespace of a "
+         "last assistant message (the API refuses a prefill that ends in whitespace): taken off"]
+        if trimmed else []
+    )
     validate_anthropic_payload(written)
 
 

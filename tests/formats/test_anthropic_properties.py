@@ -38,6 +38,13 @@ def _no_empty_texts(history: ChatHistory) -> ChatHistory:
             for each in [item, *(inner if type(inner) is list else [])]:
                 if type(each) is TextContent and not each.text.strip() and not each.citations:
                     each.text = "-"
+    # A last assistant message is the prefill, which the API refuses ending in whitespace:
+    # the writer takes it off (test_writer_edge_fixes.py covers that).
+    last = history[-1] if len(history) else None
+    if last is not None and last.role == "assistant" and last.items:
+        text = last.items[-1]
+        if type(text) is TextContent and text.text != text.text.rstrip():
+            text.text = text.text.rstrip() or "-"
     return history
 
 
@@ -59,6 +66,14 @@ def _no_empty_text_blocks(payload: dict[str, Any]) -> dict[str, Any]:
                 walk(element)
 
     walk(payload)
+    # The prefill (a last assistant turn) may not end in whitespace either (the API's rule).
+    turns = payload.get("messages") or []
+    if turns and turns[-1].get("role") == "assistant":
+        content = turns[-1]["content"]
+        if isinstance(content, str):
+            turns[-1]["content"] = content.rstrip() or "-"
+        elif content and content[-1].get("type") == "text":
+            content[-1]["text"] = content[-1]["text"].rstrip() or "-"
     return payload
 
 

@@ -8,6 +8,8 @@
   out, with a warning.
 - Anthropic: a citation it leaves out whole is not also reported key by key.
 - The prompt text reads back a citation's keys of a newer version, as `from_json` does.
+- Anthropic: a last assistant message (the prefill) loses its trailing whitespace, which the
+  API refuses, with a warning; a message of nothing between turns is left out.
 """
 
 from __future__ import annotations
@@ -17,7 +19,14 @@ from typing import Any
 
 import pytest
 
-from semantic_chat import ChatHistory, ChatMessageContent, UnknownMessage
+from semantic_chat import (
+    ChatHistory,
+    ChatMessageContent,
+    FunctionCallContent,
+    FunctionResultContent,
+    TextContent,
+    UnknownMessage,
+)
 from semantic_chat.errors import UnsupportedContentError
 from semantic_chat.formats import anthropic, gemini, openai_chat
 from semantic_chat.serialization import from_json
@@ -187,3 +196,61 @@ def test_prompt_text_reads_back_a_citation_of_a_newer_version() -> None:
         "</text></message></chat_history>"
     )
     assert ChatHistory.from_prompt(text) == history
+
+
+_TRIMMED = (
+    "messages[1]: dropped: Anthropic Messages cannot carry the trailing whitespace of a last "
+    "assistant message (the API refuses a prefill that ends in whitespace): taken off"
+)
+
+
+@pytest.mark.parametrize("on_unsupported", [None, "warn", "error"])
+def test_anthropic_takes_trailing_whitespace_off_the_prefill(on_unsupported: Any) -> None:
+    # A logged reply that ends with a newline, sent last: "final assistant content cannot end
+    # with trailing whitespace".
+    history = openai_chat.from_payload([
+        {"role": "user", "content": "Write a haiku"},
+        {"role": "assistant", "content": "Autumn moon rises\nfrogs hold their breath\n"},
+    ])
+    assert _written(anthropic.to_payload, history, on_unsupported=on_unsupported) == (
+        {"messages": [
+            {"role": "user", "content": "Write a haiku"},
+            {"role": "assistant", "content": "Autumn moon rises\nfrogs hold their breath"},
+        ]},
+        [_TRIMMED],
+    )
+    assert history[1].items[0].text.endswith("\n")  # the history is left as it was
+    assert _written(anthropic.to_payload, history, on_unsupported="drop")[1] == []
+
+
+def test_anthropic_trims_the_last_text_block_of_a_prefill_and_only_a_last_turn() -> None:
+    history = [
+        ChatMessageContent("user", "Go"),
+        ChatMessageContent("assistant", items=[
+            TextContent("one \n"), FunctionCallContent("c1", "f", "{}")]),
+        ChatMessageContent("tool", items=[FunctionResultContent("c1", "ok")]),
+        ChatMessageContent("assistant", items=[TextContent("a"), TextContent("b\t ")]),
+    ]
+    payload, notes = _written(anthropic.to_payload, history)
+    assert payload["messages"][1]["content"][0] == {"type": "text", "text": "one \n"}  # not last
+    assert payload["messages"][-1] == {"role": "assistant", "content": [
+        {"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}
+    assert notes == [_TRIMMED.replace("messages[1]", "messages[3]")]
+
+
+def test_anthropic_leaves_out_an_assistant_message_of_nothing_between_turns() -> None:
+    # An empty reply (all of a response blocked) between turns: the API refuses empty
+    # content there; the turns around it are merged. Last, it is the empty prefill, kept.
+    history = [ChatMessageContent("user", "hi"), ChatMessageContent("assistant", items=[]),
+               ChatMessageContent("user", "again")]
+    assert _written(anthropic.to_payload, history) == (
+        {"messages": [{"role": "user", "content": [
+            {"type": "text", "text": "hi"}, {"type": "text", "text": "again"}]}]},
+        ["messages[1]: dropped: Anthropic Messages cannot carry a message of empty or blank "
+         "text only (the API refuses it; only the last assistant message may be empty)"],
+    )
+    assert _written(anthropic.to_payload, history[:2]) == (
+        {"messages": [{"role": "user", "content": "hi"},
+                      {"role": "assistant", "content": []}]},
+        [],
+    )

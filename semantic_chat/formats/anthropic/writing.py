@@ -286,10 +286,11 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                             else:
                                 break
                         else:
-                            last = {"role": "assistant", "content": blocks}
-                            append(last)
-                            last_kind = "assistant"
-                            continue
+                            if blocks:  # none: the long way leaves an empty turn out
+                                last = {"role": "assistant", "content": blocks}
+                                append(last)
+                                last_kind = "assistant"
+                                continue
                     elif role is _USER and (last_kind == "assistant" or not last_kind):
                         blocks = []
                         for item in items:
@@ -317,10 +318,11 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                             else:
                                 break
                         else:
-                            last = {"role": "user", "content": blocks}
-                            append(last)
-                            last_kind = "user"
-                            continue
+                            if blocks:  # none: the long way leaves an empty turn out
+                                last = {"role": "user", "content": blocks}
+                                append(last)
+                                last_kind = "user"
+                                continue
                 written = _write_plain_message(message)
             except Exception:  # a message broken by hand: the general writer locates it
                 written = None
@@ -396,6 +398,8 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
         _join(last, turn)
     if blanks:
         _leave_out_blank_turns(turns, blanks, on_unsupported, merge_consecutive)
+    if turns and turns[-1]["role"] == "assistant":  # the prefill Claude continues
+        _trim_prefill(turns[-1], f"messages[{index}]", on_unsupported)
     if not system:
         return {"messages": turns}
     if not system_general:  # the quick path's texts only, none blank
@@ -454,14 +458,15 @@ def _is_blank_text(block: dict[str, Any]) -> bool:
 
 
 def _says_nothing(content: str | list[dict[str, Any]]) -> bool:
-    """Whether a user or assistant turn's content is blank texts only (one blank string).
+    """Whether a user or assistant turn's content is blank texts only, or nothing at all.
 
-    Its blank texts were left out beside other blocks (`_drop_empty_texts`), so a turn holds
-    none or only those: its first block tells.
+    A blank string, or a message without items, says nothing too. Its blank texts were left
+    out beside other blocks (`_drop_empty_texts`), so a turn holds none or only those: its
+    first block tells.
     """
     if isinstance(content, str):
         return not content or content.isspace()
-    return bool(content) and _is_blank_text(content[0])
+    return not content or _is_blank_text(content[0])
 
 
 def _drop_empty_texts(blocks: list[dict[str, Any]]) -> None:
@@ -474,6 +479,36 @@ def _drop_empty_texts(blocks: list[dict[str, Any]]) -> None:
     kept = [block for block in blocks if not _is_blank_text(block)]
     if kept and len(kept) != len(blocks):
         blocks[:] = kept
+
+
+def _trim_prefill(
+    turn: dict[str, Any], path: str, on_unsupported: OnUnsupported | None
+) -> None:
+    """Take the trailing whitespace off a last assistant turn's last text, in place.
+
+    The API refuses a prefill that ends in whitespace ("final assistant content cannot end
+    with trailing whitespace"), as a reply logged with its final newline does. The
+    whitespace says nothing, so taking it off is a `ConversionWarning` even with
+    ``on_unsupported="error"`` (none with ``"drop"``), as for a blank turn.
+    """
+    content = turn["content"]
+    if type(content) is str:
+        if not content or not content[-1].isspace():
+            return
+        turn["content"] = content.rstrip()
+    else:
+        if not content or content[-1].get("type") != "text":
+            return
+        text = content[-1].get("text")
+        if type(text) is not str or not text or not text[-1].isspace():
+            return
+        content[-1] = {**content[-1], "text": text.rstrip()}
+    action = "warn" if on_unsupported == "error" else on_unsupported
+    detail = (
+        f"{FORMAT} cannot carry the trailing whitespace of a last assistant message (the API "
+        "refuses a prefill that ends in whitespace): taken off"
+    )
+    lose(action, path, detail, "warn")
 
 
 def _leave_out_blank_system(at: tuple[int, ...], on_unsupported: OnUnsupported | None) -> None:
