@@ -399,7 +399,9 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     if blanks:
         _leave_out_blank_turns(turns, blanks, on_unsupported, merge_consecutive)
     if turns and turns[-1]["role"] == "assistant":  # the prefill Claude continues
-        _trim_prefill(turns[-1], f"messages[{index}]", on_unsupported)
+        final = turns[-1]["content"]  # rstrip gives the same str back: nothing to take off
+        if type(final) is not str or final.rstrip() is not final:
+            _trim_prefill(turns[-1], index, on_unsupported)
     if not system:
         return {"messages": turns}
     if not system_general:  # the quick path's texts only, none blank
@@ -481,34 +483,36 @@ def _drop_empty_texts(blocks: list[dict[str, Any]]) -> None:
         blocks[:] = kept
 
 
-def _trim_prefill(
-    turn: dict[str, Any], path: str, on_unsupported: OnUnsupported | None
-) -> None:
+def _trim_prefill(turn: dict[str, Any], index: int, on_unsupported: OnUnsupported | None) -> None:
     """Take the trailing whitespace off a last assistant turn's last text, in place.
 
     The API refuses a prefill that ends in whitespace ("final assistant content cannot end
     with trailing whitespace"), as a reply logged with its final newline does. The
-    whitespace says nothing, so taking it off is a `ConversionWarning` even with
-    ``on_unsupported="error"`` (none with ``"drop"``), as for a blank turn.
+    whitespace says nothing, so taking it off is a `ConversionWarning` at
+    ``messages[index]`` even with ``on_unsupported="error"`` (none with ``"drop"``), as for a
+    blank turn. Most histories end with a reply: the check costs one ``rstrip`` of its text,
+    which gives back the same ``str`` when there is nothing to take off.
     """
     content = turn["content"]
     if type(content) is str:
-        if not content or not content[-1].isspace():
+        trimmed = content.rstrip()
+        if trimmed is content:
             return
-        turn["content"] = content.rstrip()
+        turn["content"] = trimmed
     else:
-        if not content or content[-1].get("type") != "text":
+        last = content[-1] if content else None
+        if last is None or last.get("type") != "text" or type(last.get("text")) is not str:
             return
-        text = content[-1].get("text")
-        if type(text) is not str or not text or not text[-1].isspace():
+        trimmed = last["text"].rstrip()
+        if trimmed is last["text"]:
             return
-        content[-1] = {**content[-1], "text": text.rstrip()}
+        content[-1] = {**last, "text": trimmed}
     action = "warn" if on_unsupported == "error" else on_unsupported
     detail = (
         f"{FORMAT} cannot carry the trailing whitespace of a last assistant message (the API "
         "refuses a prefill that ends in whitespace): taken off"
     )
-    lose(action, path, detail, "warn")
+    lose(action, f"messages[{index}]", detail, "warn")
 
 
 def _leave_out_blank_system(at: tuple[int, ...], on_unsupported: OnUnsupported | None) -> None:
