@@ -645,6 +645,8 @@ def repair(
         built = _without_blank_turns(built, rules, changes)
     if rules is not None and rules.alternate:
         built = _merge_turns(built, rules, changes)
+    if rules is not None and rules.blank == "whitespace":
+        built = _without_trailing_whitespace(built, rules, changes)
     return new_history([message for message, _ in built], history.options), changes
 
 
@@ -821,8 +823,10 @@ def _without_blank_turns(
 
 def _is_blank_turn(message: ChatMessageContent, rules: _Rules) -> bool:
     """Whether a user or assistant message holds only plain texts the format calls blank."""
-    if message.role not in (_USER, _ASSISTANT) or not message.items:
+    if message.role not in (_USER, _ASSISTANT):
         return False
+    if not message.items:  # Anthropic's writer leaves it out (but as the prefill), Gemini's not
+        return rules.blank == "whitespace"
     for item in message.items:
         if type(item) is not TextContent or item.citations or peek_metadata(item):
             return False
@@ -830,6 +834,29 @@ def _is_blank_turn(message: ChatMessageContent, rules: _Rules) -> bool:
         if text and (rules.blank == "empty" or not text.isspace()):
             return False
     return True
+
+
+def _without_trailing_whitespace(
+    built: list[tuple[ChatMessageContent, str | None]], rules: _Rules, changes: list[Change]
+) -> list[tuple[ChatMessageContent, str | None]]:
+    """Take the trailing whitespace off a last assistant message's last text, as the writer does.
+
+    Anthropic refuses a prefill (the last assistant message) that ends in whitespace; the
+    writer takes it off with a warning, so `repair` does it first and says so.
+    """
+    if not built:
+        return built
+    message, path = built[-1]
+    item = message.items[-1] if message.role == _ASSISTANT and message.items else None
+    if type(item) is not TextContent or not item.text.rstrip() or item.text == item.text.rstrip():
+        return built
+    items = [*message.items[:-1], attrs.evolve(item, text=item.text.rstrip())]
+    what = (
+        f"the trailing whitespace of the last assistant message ({rules.label} refuses a "
+        "prefill that ends in whitespace)"
+    )
+    changes.append(Change(path or "messages", "dropped", what))
+    return [*built[:-1], (_with_items(message, items), path)]
 
 
 def _is_prefill(message: ChatMessageContent) -> bool:

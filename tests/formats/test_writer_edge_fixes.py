@@ -29,6 +29,7 @@ from semantic_chat import (
 )
 from semantic_chat.errors import UnsupportedContentError
 from semantic_chat.formats import anthropic, gemini, openai_chat
+from semantic_chat.history_ops import repair, validate
 from semantic_chat.serialization import from_json
 
 
@@ -254,3 +255,25 @@ def test_anthropic_leaves_out_an_assistant_message_of_nothing_between_turns() ->
                       {"role": "assistant", "content": []}]},
         [],
     )
+
+
+def test_repair_for_anthropic_does_what_the_writer_would_to_the_prefill_and_an_empty_turn() -> None:
+    history = ChatHistory([
+        ChatMessageContent("user", "hi"),
+        ChatMessageContent("assistant", items=[]),
+        ChatMessageContent("user", "again"),
+        ChatMessageContent("assistant", "Sure.\n"),
+    ])
+    repaired, changes = repair(history, for_format="anthropic")
+    assert [str(change) for change in changes] == [
+        "messages[1]: dropped a message of blank text only (Anthropic refuses it)",
+        "messages[2]: merged into messages[0]: a second user message in a row (Anthropic needs "
+        "user and assistant turns to alternate)",
+        "messages[3]: dropped the trailing whitespace of the last assistant message (Anthropic "
+        "refuses a prefill that ends in whitespace)",
+    ]
+    assert [message.role for message in repaired] == ["user", "assistant"]
+    assert repaired[-1].items[0].text == "Sure."
+    assert history[3].items[0].text == "Sure.\n"  # nothing given is changed
+    assert validate(repaired, "anthropic") == []
+    assert _written(anthropic.to_payload, repaired)[1] == []
