@@ -94,7 +94,7 @@ class _Rules:
     blank: Literal["whitespace", "empty"] | None = None
     """Which user or assistant message of plain texts only the format's writer leaves out:
     texts empty or of whitespace (Anthropic, but for an empty last assistant message, the
-    prefill it takes), or empty texts (Gemini)."""
+    prefill it takes), or empty texts (Gemini). Either leaves out a message of no items."""
 
 
 _RULES = {
@@ -619,8 +619,9 @@ def repair(
 
     With ``for_format`` (a registered format's name) also that format's order: for Anthropic
     and Gemini, system and developer messages after the first turn are moved to the top
-    (after those already there, in order), a user or assistant message of blank text only,
-    which the format's writer would leave out, is dropped (`_without_blank_turns`), then
+    (after those already there, in order), a message of no items or a user or assistant
+    message of blank text only, which the format's writer would leave out, is dropped
+    (`_without_blank_turns`; Anthropic's empty last assistant message, the prefill, is kept), then
     each run of user or of assistant messages is merged into its first message (its items
     then the next one's; the first's name, id, usage and metadata kept). A message of
     results is never merged. Other formats take any order: only the pairing is repaired.
@@ -801,12 +802,13 @@ def _same_turn(previous: ChatMessageContent, message: ChatMessageContent) -> boo
 def _without_blank_turns(
     built: list[tuple[ChatMessageContent, str | None]], rules: _Rules, changes: list[Change]
 ) -> list[tuple[ChatMessageContent, str | None]]:
-    """Leave out the user and assistant messages the format's writer would leave out as blank.
+    """Leave out the messages the format's writer would leave out as blank or empty.
 
     Such a message says nothing, and the API refuses it (an empty or whitespace-only text
-    block for Anthropic, an empty text part for Gemini): the writer leaves it out with a
-    warning, so `repair` leaves it out first and says so. Anthropic's empty last assistant
-    message, the prefill the API takes, is kept.
+    block for Anthropic, an empty text part for Gemini, an empty turn for both): the writer
+    leaves it out (with a warning, but for Anthropic's empty tool message), so `repair`
+    leaves it out first and says so. Anthropic's empty last assistant message, the prefill
+    the API takes, is kept.
     """
     kept: list[tuple[ChatMessageContent, str | None]] = []
     last = len(built) - 1
@@ -814,7 +816,8 @@ def _without_blank_turns(
         if _is_blank_turn(message, rules) and not (
             place == last and rules.blank == "whitespace" and _is_prefill(message)
         ):
-            what = f"a message of blank text only ({rules.label} refuses it)"
+            held = "blank text only" if message.items else "no items"
+            what = f"a message of {held} ({rules.label} refuses it)"
             changes.append(Change(path or "messages", "dropped", what))
             continue
         kept.append((message, path))
@@ -822,11 +825,15 @@ def _without_blank_turns(
 
 
 def _is_blank_turn(message: ChatMessageContent, rules: _Rules) -> bool:
-    """Whether a user or assistant message holds only plain texts the format calls blank."""
+    """Whether a message has no items, or holds only plain texts the format calls blank.
+
+    Both writers leave a message of no items out (Anthropic's but as the prefill): the APIs
+    refuse an empty turn (Gemini: "contents.parts must not be empty").
+    """
+    if not message.items:
+        return message.role in (_USER, _ASSISTANT, _TOOL)
     if message.role not in (_USER, _ASSISTANT):
         return False
-    if not message.items:  # Anthropic's writer leaves it out (but as the prefill), Gemini's not
-        return rules.blank == "whitespace"
     for item in message.items:
         if type(item) is not TextContent or item.citations or peek_metadata(item):
             return False

@@ -500,8 +500,6 @@ def _snake_payloads(draw: st.DrawFn, extra_data_keys: bool = False) -> dict[str,
             continue
         rest = draw(_user_parts())
         content: dict[str, Any] = {"parts": responses + rest}
-        if not responses and draw(st.integers(0, 9)) == 0:
-            content = {"parts": []}  # none at all is refused
         if responses or draw(st.integers(0, 4)):
             content = {"role": "user", **content}
         contents.append(content)

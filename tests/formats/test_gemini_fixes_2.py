@@ -95,23 +95,53 @@ def test_parts_that_are_no_list_are_refused(parts: Any, expected: str) -> None:
     assert str(raised.value) == expected
 
 
+NO_ITEMS = ("dropped: Gemini cannot carry a message of no items (the API refuses a content "
+            "without parts)")
+
+
 def test_empty_parts_and_a_system_instruction_without_parts_still_read() -> None:
     payload = {"contents": [{"role": "user", "parts": []}], "system_instruction": {"role": "x"}}
     history = gemini.from_payload(payload)
     assert [(message.role, message.items) for message in history] == [
         ("system", []), ("user", [])]
-    assert gemini.to_payload(history) == payload
+    # Written back, the empty content is left out: the API refuses it.
+    written, notes = _caught(lambda: gemini.to_payload(history))
+    assert written == {"contents": [], "system_instruction": {"role": "x"}}
+    assert notes == [f"messages[1]: {NO_ITEMS}"]
 
 
-def test_an_empty_message_is_written_with_its_parts() -> None:
-    history = ChatHistory([ChatMessageContent("user", items=[]),
-                           ChatMessageContent("user", items=[TextContent("hi")])])
-    history[0].metadata["gemini"] = {"no_parts": True}  # kept by an older reader
-    payload = gemini.to_payload(history)
-    assert payload == {"contents": [{"role": "user", "parts": []},
-                                    {"role": "user", "parts": [{"text": "hi"}]}]}
-    assert [message.items for message in gemini.from_payload(payload)] == [
-        [], [TextContent("hi")]]
+@pytest.mark.parametrize("role", ["user", "assistant", "tool"])
+@pytest.mark.parametrize("metadata", [{}, {"gemini": {"no_parts": True}}])  # an older reader's
+def test_a_message_of_no_items_is_left_out_with_a_warning(
+    role: str, metadata: dict[str, Any]
+) -> None:
+    # What was seen: a blocked candidate's empty reply, sent back, was written as
+    # {"role": "model", "parts": []}, and the API answers "GenerateContentRequest.contents[1]
+    # .parts: contents.parts must not be empty".
+    history = ChatHistory([ChatMessageContent("user", items=[TextContent("hi")]),
+                           ChatMessageContent(role, items=[], metadata=metadata),
+                           ChatMessageContent("user", items=[TextContent("again")])])
+    payload, notes = _caught(lambda: gemini.to_payload(history))
+    assert payload == {"contents": [{"role": "user", "parts": [{"text": "hi"}]},
+                                    {"role": "user", "parts": [{"text": "again"}]}]}
+    assert notes == [f"messages[1]: {NO_ITEMS}"]
+    for content in payload["contents"]:
+        genai_types.Content.model_validate(content)
+
+
+def test_a_message_of_no_items_is_left_out_without_a_word_with_drop() -> None:
+    history = ChatHistory([ChatMessageContent("assistant", items=[])])
+    payload, notes = _caught(lambda: gemini.to_payload(history, on_unsupported="drop"))
+    assert payload == {"contents": []}
+    assert notes == []
+
+
+def test_a_message_of_no_items_is_a_warning_even_with_error() -> None:
+    # It said nothing: leaving it out loses nothing, so it is not an error.
+    history = ChatHistory([ChatMessageContent("assistant", items=[])])
+    payload, notes = _caught(lambda: gemini.to_payload(history, on_unsupported="error"))
+    assert payload == {"contents": []}
+    assert notes == [f"messages[0]: {NO_ITEMS}"]
 
 
 @pytest.mark.parametrize("content", [{"role": "model"}, {}])

@@ -266,7 +266,7 @@ def test_repair_for_anthropic_does_what_the_writer_would_to_the_prefill_and_an_e
     ])
     repaired, changes = repair(history, for_format="anthropic")
     assert [str(change) for change in changes] == [
-        "messages[1]: dropped a message of blank text only (Anthropic refuses it)",
+        "messages[1]: dropped a message of no items (Anthropic refuses it)",
         "messages[2]: merged into messages[0]: a second user message in a row (Anthropic needs "
         "user and assistant turns to alternate)",
         "messages[3]: dropped the trailing whitespace of the last assistant message (Anthropic "

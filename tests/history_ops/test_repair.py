@@ -656,6 +656,31 @@ def test_repair_leaves_out_a_message_of_blank_text_the_format_refuses(name, text
     assert validate(repaired, name) == []
 
 
+@pytest.mark.parametrize("name", ["anthropic", "gemini"])
+@pytest.mark.parametrize("role", ["user", "assistant", "tool"])
+def test_repair_leaves_out_a_message_of_no_items_the_format_refuses(name, role):
+    # What was seen: the Gemini writer sent a blocked reply's empty message as
+    # {"role": "model", "parts": []}, which the API refuses ("contents.parts must not be
+    # empty"); now both writers leave it out, and repair does first.
+    history = ChatHistory([ChatMessageContent("user", "hi"), ChatMessageContent(role, items=[]),
+                           ChatMessageContent("assistant", "hello")])
+    repaired, changes = repair(history, for_format=name)
+    label = {"anthropic": "Anthropic", "gemini": "Gemini"}[name]
+    assert [str(change) for change in changes] == [
+        f"messages[1]: dropped a message of no items ({label} refuses it)"]
+    assert [(str(m.role), [item.text for item in m.items]) for m in repaired] == [
+        ("user", ["hi"]), ("assistant", ["hello"])]
+    assert validate(repaired, name) == []
+
+
+def test_repair_keeps_a_message_of_no_items_for_formats_that_take_it():
+    history = ChatHistory([ChatMessageContent("user", "hi"),
+                           ChatMessageContent("assistant", items=[])])
+    repaired, changes = repair(history, for_format="openai-chat")
+    assert changes == []
+    assert list(repaired) == list(history)
+
+
 def test_repair_keeps_anthropics_empty_prefill_and_merges_around_a_blank_turn():
     history = ChatHistory([
         ChatMessageContent("user", "hi"), ChatMessageContent("assistant", " "),

@@ -154,12 +154,16 @@ def to_payload(
     other message is one content: user -> ``user``, assistant -> ``model``; a tool message's
     results are ``function_response`` parts of a ``user`` content (or the role it was read
     with), consecutive tool messages joining one. Consecutive turns of one role are not
-    merged: Gemini takes them. A call's ``args`` is its arguments as an object (a mapping as
-    it is, a JSON string parsed, a blank one ``{}``); ids are written unless made up by the
-    reader (`shared.is_made_id`). A result's ``name`` is its own, else its call's; its
-    ``response`` is ``{"result": value}`` (``{"error": value}`` for an error; a dict that is
-    no such wrapper as it is), and media in a list result go to its ``parts`` (a response
-    read beside media is written back as read while its text is unchanged). Thoughts are
+    merged: Gemini takes them. A user, model or tool message of no items, or of empty texts
+    only, is left out with a `ConversionWarning` (even with ``on_unsupported="error"``:
+    nothing said is lost): the API refuses a content without parts and an empty text part.
+    An empty text beside other parts is left out without a word. A call's ``args`` is its
+    arguments as an object (a mapping as it is, a JSON string parsed, a blank one ``{}``);
+    ids are written unless made up by the reader (`shared.is_made_id`). A result's ``name``
+    is its own, else its call's; its ``response`` is ``{"result": value}`` (``{"error":
+    value}`` for an error; a dict that is no such wrapper as it is), and media in a list
+    result go to its ``parts`` (a response read beside media is written back as read while
+    its text is unchanged). Thoughts are
     written back when they are Gemini's (``provider`` ``"gemini"``, as the readers make
     them); any other reasoning (another provider's, or of none) is never sent: it is left
     out, with a warning by default. ``spelling`` picks ``"snake"`` keys (``function_call``,
@@ -362,7 +366,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
                         else:
                             if empty:
                                 parts = _without_empty_texts(parts)
-                            if parts or not empty:  # empty texts only: the general writer
+                            if parts:  # none, or empty texts only: the general writer
                                 speaker = "user" if role is _USER else "model"
                                 last = {"role": speaker, "parts": parts}
                                 append(last)
@@ -586,8 +590,8 @@ def _write_message(  # noqa: PLR0917 - the writer's state, passed on
     if role in _INSTRUCTION_ROLES:  # its empty texts left out once, from the joined system
         return role, get_hints(message, HINTS), parts
     kept = _without_empty_texts(parts)
-    if parts and not kept:
-        _leave_out_empty(path, on_unsupported)
+    if not kept:
+        _leave_out_empty(path, on_unsupported, "empty text only" if parts else "no items")
         return None
     return role, get_hints(message, HINTS), kept
 
@@ -607,16 +611,18 @@ def _without_empty_texts(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [part for part in parts if part != _EMPTY_TEXT]
 
 
-def _leave_out_empty(path: str, on_unsupported: OnUnsupported | None) -> None:
-    """Report a user or model message of empty texts only, which the writer leaves out.
+def _leave_out_empty(path: str, on_unsupported: OnUnsupported | None, what: str) -> None:
+    """Report a message of no items or of empty texts only, which the writer leaves out.
 
-    The API refuses a content without parts and a part of empty text alike, so the message
-    cannot be written; it said nothing, so leaving it out is a `ConversionWarning` even with
-    ``on_unsupported="error"`` (none with ``"drop"``). A text of whitespace is written: it is
-    text the API takes.
+    The API refuses a content without parts ("contents.parts must not be empty", as a
+    blocked candidate's empty reply would be sent) and a part of empty text alike, so the
+    message cannot be written; it said nothing, so leaving it out is a `ConversionWarning`
+    even with ``on_unsupported="error"`` (none with ``"drop"``). A text of whitespace is
+    written: it is text the API takes. ``what`` says what the message held.
     """
     action = "warn" if on_unsupported == "error" else on_unsupported
-    detail = f"{FORMAT} cannot carry a message of empty text only (the API refuses an empty part)"
+    refused = "an empty part" if what == "empty text only" else "a content without parts"
+    detail = f"{FORMAT} cannot carry a message of {what} (the API refuses {refused})"
     lose(action, path, detail, "warn")
 
 
