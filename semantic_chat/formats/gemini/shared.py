@@ -530,7 +530,7 @@ def unreachable_uri(uri: str) -> str | None:
 
 # --- call ids -------------------------------------------------------------------------------
 
-_MADE_ID = re.compile(r"gemini-call-\d+-\d+")
+_MADE_ID = re.compile(r"gemini-call-\d+-\d+(?:-\d+)?")
 
 
 def made_call_id(turn: int, k: int) -> str:
@@ -544,5 +544,9 @@ def made_call_id(turn: int, k: int) -> str:
 
 
 def is_made_id(text: str) -> bool:
-    """Whether ``text`` is an id `made_call_id` made (``gemini-call-<digits>-<digits>``)."""
+    """Whether ``text`` is an id `made_call_id` made (``gemini-call-<digits>-<digits>``).
+
+    One made up again by `repair` counts too (``gemini-call-0-0-2``): replies read one by
+    one each number their calls from ``gemini-call-0-0``, and `repair` renames a repeated id.
+    """
     return text[:12] == "gemini-call-" and _MADE_ID.fullmatch(text) is not None

@@ -472,10 +472,9 @@ def _in_call_order(
                     parts[place] = part
 
 
-def _call_place(call_id: str) -> tuple[int, int]:
-    """Where the call of a made-up id stood: (content, ordinal)."""
-    turn, _, k = call_id[len(_MADE):].partition("-")
-    return int(turn), int(k)
+def _call_place(call_id: str) -> tuple[int, ...]:
+    """Where the call of a made-up id stood: (content, ordinal), then `repair`'s suffix."""
+    return tuple(int(number) for number in call_id[len(_MADE):].split("-"))
 
 
 def _content(
