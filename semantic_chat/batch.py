@@ -634,7 +634,9 @@ def read_column(batch: Any, column: str = "messages") -> list[Any]:
 
     A text cell stays text (JSON to parse); any other cell is the JSON value it holds, read
     per the module's rules (Arrow's JSON extension type parsed, a struct's null fields left
-    out, a ``messages`` column of `arrow_schema` as documents); a null cell is ``None``.
+    out, a ``messages`` column of `arrow_schema` as documents: in a table of that schema,
+    whole ones, as `from_arrow_table` reads them, with their ``options`` and ``fields``); a
+    null cell is ``None``.
     ``semantic-chat convert --engine dask`` reads a Parquet shard's column with it, so that
     the command and `convert_batch` read the same table alike.
 
@@ -669,6 +671,8 @@ def _read_column(batch: Any, column: str) -> Sequence[Any]:
     if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
         return list(values.to_pylist())
     if _holds_documents(values.type):
+        if column == "messages" and "version" in names:  # rows of arrow_schema(): whole ones
+            return from_arrow_table(batch)  # with their options and unknown keys
         return [
             None if cell is None else {
                 "version": 1, "messages": [_message_of(message) for message in cell]

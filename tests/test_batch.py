@@ -27,6 +27,7 @@ from semantic_chat.batch import (
     arrow_schema,
     convert_batch,
     from_arrow_table,
+    read_column,
     to_arrow_table,
     to_prompt_batch,
     validate_batch,
@@ -266,6 +267,34 @@ def test_arrow_schema_round_trip_and_read_by_convert_batch():
     with pytest.warns(ConversionWarning, match="^batch row 1: messages.0..name: dropped: "):
         out = convert_batch(table.select(["messages"]), target="anthropic")
     assert out.column("messages").to_pylist()[0] == GOOD_ANTHROPIC
+
+
+def test_convert_batch_reads_a_whole_arrow_schema_row_with_its_options_and_unknown_keys():
+    # What was seen: convert_batch read only the messages column of such a table, so the
+    # request's model, max_tokens and thinking, and a newer version's keys, were gone without
+    # a word ({"messages": [...]} for Anthropic), where the command's Dask engine kept them.
+    document = {
+        "version": 1,
+        "options": {"model": "claude-sonnet-4-5", "max_tokens": 1024,
+                    "extra": {"thinking": {"type": "enabled", "budget_tokens": 512}}},
+        "messages": [{"role": "user", "items": [{"type": "text", "text": "Hi"}]}],
+        "future_top": {"a": 1},
+    }
+    table = to_arrow_table([document])
+    ours = convert_batch(table, target="semantic-chat", on_error="record")
+    assert json.loads(ours.column("messages")[0].as_py()) == document
+    assert ours.column(PROBLEMS).to_pylist() == [[]]
+    with pytest.warns(ConversionWarning) as caught:
+        anthropic_out = convert_batch(table, target="anthropic")
+    assert [str(note.message) for note in caught] == [
+        "batch row 0: future_top: dropped: Anthropic Messages cannot carry the history key "
+        "'future_top' (unknown to this version)"]
+    assert json.loads(anthropic_out.column("messages")[0].as_py()) == {
+        "model": "claude-sonnet-4-5", "max_tokens": 1024,
+        "messages": [{"role": "user", "content": "Hi"}],
+        "thinking": {"type": "enabled", "budget_tokens": 512},
+    }
+    assert read_column(table) == [document]
 
 
 def test_to_arrow_table_refuses_what_is_not_our_json():

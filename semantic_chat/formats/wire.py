@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Literal, TypeVar
@@ -69,6 +69,7 @@ __all__ = [
     "lose",
     "lost_citation_keys",
     "lost_hint_fields",
+    "lost_history_keys",
     "lost_message_fields",
     "lost_metadata",
     "lost_signatures",
@@ -237,6 +238,21 @@ def unsupported_field(
         UnsupportedContentError: ``on_unsupported`` is ``"error"``.
     """
     lose(on_unsupported, where, f"{format_name} cannot carry {what}", "warn")
+
+
+def lost_history_keys(
+    history: Iterable[ChatMessageContent], format_name: str, on_unsupported: OnUnsupported | None
+) -> None:
+    """Report the keys of a newer version's history document, which no provider writer sends.
+
+    `from_json` keeps them on the history (``future_top``); no format knows what they mean.
+
+    Raises:
+        UnsupportedContentError: there is such a key and ``on_unsupported`` is ``"error"``.
+    """
+    for key in getattr(history, "_unknown_keys", None) or ():  # unset unless read with some
+        what = f"the history key {key!r} (unknown to this version)"
+        unsupported_field(on_unsupported, format_name, key, what)
 
 
 def lost_metadata(

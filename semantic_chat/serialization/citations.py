@@ -14,7 +14,13 @@ from ..contents.citation import (
 from ..errors import SemanticChatError, SerializationError, describe_type
 from .fields import Hook, split_newer_keys, write_unknown_keys
 
-__all__ = ["citations_reader", "read_citations", "write_citations"]
+__all__ = [
+    "citations_reader",
+    "read_citation",
+    "read_citations",
+    "write_citation",
+    "write_citations",
+]
 
 
 def write_citations(citations: Any) -> list[dict[str, Any]]:
@@ -31,26 +37,32 @@ def write_citations(citations: Any) -> list[dict[str, Any]]:
         )
     written = []
     for index, citation in enumerate(citations):
-        if not isinstance(citation, Citation):
-            raise SerializationError.mismatch(
-                f"citations[{index}]", "a Citation", describe_type(citation)
-            )
-        fields: dict[str, Any] = {}
-        for name in CITATION_KEYS_IN_ORDER:
-            value = getattr(citation, name)
-            if value is not None and value != {}:
-                fields[name] = value
-        if "metadata" in fields:
-            fields["metadata"] = jsoncodec.json_value(
-                fields["metadata"], f"citations[{index}].metadata"
-            )
-        if type(citation) is CitationWithUnknownKeys:  # fields of a newer version, as read
-            try:
-                fields.update(write_unknown_keys(citation._unknown_keys, CITATION_KEYS, "citation"))
-            except SemanticChatError as error:
-                raise error.at(f"citations[{index}]") from None
-        written.append(fields)
+        try:
+            written.append(write_citation(citation))
+        except SemanticChatError as error:
+            raise error.at(f"citations[{index}]") from None
     return written
+
+
+def write_citation(citation: Any) -> dict[str, Any]:
+    """Write one citation: its set fields in field order, then the keys of a newer version.
+
+    Raises:
+        SerializationError: not a `Citation`, or a value put into its metadata is not JSON
+            (``metadata["when"]``).
+    """
+    if not isinstance(citation, Citation):
+        raise SerializationError.mismatch("", "a Citation", describe_type(citation))
+    fields: dict[str, Any] = {}
+    for name in CITATION_KEYS_IN_ORDER:
+        value = getattr(citation, name)
+        if value is not None and value != {}:
+            fields[name] = value
+    if "metadata" in fields:
+        fields["metadata"] = jsoncodec.json_value(fields["metadata"], "metadata")
+    if type(citation) is CitationWithUnknownKeys:  # fields of a newer version, as read
+        fields.update(write_unknown_keys(citation._unknown_keys, CITATION_KEYS, "citation"))
+    return fields
 
 
 def citations_reader(strict: bool) -> Hook:
@@ -81,15 +93,32 @@ def read_citations(data: Any, _: Any = None, *, strict: bool = True) -> tuple[Ci
         raise SerializationError.mismatch("", "a list of citations", describe_type(data))
     read = []
     for index, element in enumerate(data):
-        where = f"[{index}]"  # the item reader puts the field's name before it
-        if type(element) is not dict:
-            raise SerializationError.mismatch(where, "a citation object", describe_type(element))
         try:
-            if CITATION_KEYS.issuperset(element):
-                read.append(Citation(**element))
-            else:  # keys of a newer version: kept, or refused (strict)
-                known, unknown = split_newer_keys(element, CITATION_KEYS, strict, "citation field")
-                read.append(CitationWithUnknownKeys(**known, unknown_keys=unknown))
+            read.append(read_citation(element, strict=strict))
         except SemanticChatError as error:
-            raise SerializationError(error.detail, path=f"{where}.{error.path}") from None
+            raise error.at(f"[{index}]") from None  # the item reader puts the field's name first
     return tuple(read)
+
+
+def read_citation(data: Any, _: Any = None, *, strict: bool = True) -> Citation:
+    """Read one citation as `write_citation` writes it.
+
+    A key this version does not know is refused (``strict``) or kept in a
+    `CitationWithUnknownKeys`.
+
+    Raises:
+        SerializationError: not an object, an unknown key (strict), or a value of the wrong
+            type; the message names it (``source_start``).
+    """
+    if type(data) is not dict:
+        raise SerializationError.mismatch("", "a citation object", describe_type(data))
+    try:
+        if CITATION_KEYS.issuperset(data):
+            return Citation(**data)
+        # keys of a newer version: kept, or refused (strict)
+        known, unknown = split_newer_keys(data, CITATION_KEYS, strict, "citation field")
+        return CitationWithUnknownKeys(**known, unknown_keys=unknown)
+    except SerializationError:
+        raise
+    except SemanticChatError as error:
+        raise SerializationError(error.detail, path=error.path) from None

@@ -23,6 +23,7 @@ from ..contents import (
 )
 from ..contents.base import item_keys
 from ..contents.binary import describe_sources
+from ..contents.citation import Citation
 from ..contents.function_result import FunctionResultContent, check_items_only, holds_items
 from ..errors import (
     SemanticChatError,
@@ -39,7 +40,7 @@ from ..registry import is_builtin
 from ..trusted import new_history
 from ..usage import USAGE_KEYS, USAGE_KEYS_IN_ORDER, Usage, UsageWithUnknownKeys
 from . import stdlib_types
-from .citations import citations_reader, write_citations
+from .citations import citations_reader, read_citation, write_citation, write_citations
 from .direct import (
     DIRECT_READERS,
     DIRECT_WRITERS,
@@ -158,6 +159,10 @@ class ConverterHooks:
     def __init__(self, converter: cattrs.Converter, strict: bool) -> None:
         self.converter = converter
         self.strict = strict
+        # The field writers of usage and options, under the hooks that add newer keys (made
+        # by `install`).
+        self._usage_fields: typing.Callable[[Any], dict[str, Any]]
+        self._options_fields: typing.Callable[[Any], dict[str, Any]]
         self.item_writers: dict[type, Hook] = {}
         self.item_readers: dict[type, Hook] = {}
         self.message_writers: dict[type, Hook] = {}
@@ -663,7 +668,7 @@ class ConverterHooks:
         """
         if not isinstance(usage, Usage):
             raise SerializationError.mismatch("usage", "a Usage or None", describe_type(usage))
-        written: dict[str, Any] = self.converter.unstructure(usage, Usage)
+        written: dict[str, Any] = self._usage_fields(usage)
         if type(usage) is UsageWithUnknownKeys:
             written.update(write_unknown_keys(usage._unknown_keys, USAGE_KEYS, "usage"))
         return written
@@ -727,7 +732,7 @@ class ConverterHooks:
             raise SerializationError.mismatch(
                 "options", "a ChatOptions or None", describe_type(options)
             )
-        written: dict[str, Any] = self.converter.unstructure(options, ChatOptions)
+        written: dict[str, Any] = self._options_fields(options)
         if type(options) is ChatOptionsWithUnknownKeys:  # options of a newer version, as read
             try:
                 written.update(write_unknown_keys(options._unknown_keys, OPTION_KEYS, "options"))
@@ -791,11 +796,27 @@ class ConverterHooks:
         if type(data) is not dict:
             raise SerializationError.mismatch("options", "an object", describe_type(data))
         try:
+            return self.read_options_alone(data)
+        except SemanticChatError as error:
+            raise error.at("options") from None
+
+    def read_options_alone(self, data: Any, _: Any = None) -> ChatOptions:
+        """Read options given on their own (``from_dict(data, ChatOptions)``), as in a history.
+
+        Raises:
+            SerializationError: not an object, an unknown key (strict), or a field of the wrong
+                type; the message names it (``temperature``).
+        """
+        if type(data) is not dict:
+            raise SerializationError.mismatch("", "an options object", describe_type(data))
+        try:
             if OPTION_KEYS.issuperset(data):
                 return ChatOptions(**data)
             return self._newer_options(data)
+        except SerializationError:
+            raise
         except SemanticChatError as error:
-            raise SerializationError(error.detail, path=f"options.{error.path}") from None
+            raise SerializationError(error.detail, path=error.path) from None
 
     def _newer_options(self, data: dict[str, Any]) -> ChatOptions:
         """Read options with keys this version does not know: kept, or (strict) refused.
@@ -835,11 +856,20 @@ class ConverterHooks:
         c.register_structure_hook(ChatHistory, lambda value, _: self.read_history(value))
         c.register_unstructure_hook(ChatHistory, self.write_history)
         c.register_structure_hook(Usage, self._usage_reader())
-        c.register_unstructure_hook(
-            Usage, make_dict_unstructure_fn(Usage, c, _cattrs_omit_if_default=True)
-        )
+        self._usage_fields = make_dict_unstructure_fn(Usage, c, _cattrs_omit_if_default=True)
+        c.register_unstructure_hook(Usage, self._write_usage)  # its subclass's keys too
         c.register_unstructure_hook(bytes, write_bytes)
         stdlib_types.install(c)
+        # Options and citations given on their own, as in a history: the keys of a newer
+        # version (their ...WithUnknownKeys subclasses) written back as read, not as a field.
+        self._options_fields = c.get_unstructure_hook(ChatOptions)
+        c.register_unstructure_hook(ChatOptions, self._write_options)
+        c.register_structure_hook(ChatOptions, self.read_options_alone)
+        c.register_unstructure_hook(Citation, write_citation)
+        strict = self.strict
+        c.register_structure_hook(
+            Citation, lambda data, _: read_citation(data, strict=strict)
+        )
         c.register_structure_hook_factory(
             lambda annotation: scalar_union_members(annotation) is not None,
             lambda annotation: scalar_union_reader(scalar_union_members(annotation) or ()),

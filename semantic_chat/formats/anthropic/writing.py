@@ -43,6 +43,7 @@ from ..wire import (
     get_hints,
     image_type_refused,
     lose,
+    lost_history_keys,
     lost_metadata,
     lost_subclass_fields,
     note_call,
@@ -195,6 +196,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     # general way, which leaves their results out too (the API refuses a result alone).
     left_out: dict[str, str] = {}
     loads = quick_loads()
+    lost_history_keys(history, FORMAT, on_unsupported)
     messages = history._messages if type(history) is ChatHistory else history  # no __iter__
     for index, message in enumerate(messages):
         written: _Written | None = None

@@ -41,6 +41,7 @@ from ..wire import (
     custom_call,
     get_hints,
     lose,
+    lost_history_keys,
     lost_metadata,
     lost_subclass_fields,
     note_call,
@@ -229,6 +230,7 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     # general way, which leaves their results out too (the API refuses a result alone).
     left_out: dict[str, str] = {}
     loads = quick_loads()
+    lost_history_keys(history, FORMAT, on_unsupported)
     function_call, function_response, inline_data, mime_key, signature_key = keys.quick
     messages = history._messages if type(history) is ChatHistory else history  # no __iter__
     for index, message in enumerate(messages):

@@ -28,6 +28,7 @@ from ..wire import (
     error_output,
     get_hints,
     image_type_refused,
+    lost_history_keys,
     lost_metadata,
     lost_subclass_fields,
     policy,
@@ -77,6 +78,7 @@ def to_payload(
         InvalidValueError: ``on_unsupported`` is not one of its values.
     """
     on_unsupported = policy(on_unsupported)
+    lost_history_keys(history, FORMAT, on_unsupported)
     payload: list[dict[str, Any]] = []
     for index, message in enumerate(history):
         try:

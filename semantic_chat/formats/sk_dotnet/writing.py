@@ -36,6 +36,7 @@ from ..wire import (
     get_hints,
     lost_citation_keys,
     lost_hint_fields,
+    lost_history_keys,
     lost_message_fields,
     lost_signatures,
     lost_subclass_fields,
@@ -71,6 +72,7 @@ def to_payload(
     on_unsupported = policy(on_unsupported)
     if isinstance(history, ChatHistory):  # a request body's options: .NET has no place for them
         report_options(history.options, HINTS, FORMAT, on_unsupported)
+        lost_history_keys(history, FORMAT, on_unsupported)
     if isinstance(history, ChatMessageContent):
         history = [history]
     written = []

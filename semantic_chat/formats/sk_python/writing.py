@@ -41,6 +41,7 @@ from ..wire import (
     OnUnsupported,
     get_hints,
     lost_hint_fields,
+    lost_history_keys,
     lost_message_fields,
     lost_signatures,
     policy,
@@ -107,6 +108,7 @@ def to_payload(
     checked = policy(on_unsupported)
     if isinstance(history, ChatHistory):  # a request body's options: SK has no place for them
         report_options(history.options, HINTS, FORMAT, checked)
+        lost_history_keys(history, FORMAT, checked)
     messages = [history] if isinstance(history, ChatMessageContent) else list(history)
     return {
         "messages": [
