@@ -53,6 +53,7 @@ from .shared import (
     finish_reason,
     read_usage,
     usage_fields,
+    without_unset_nulls,
 )
 
 __all__ = ["from_payload", "from_response"]
@@ -119,7 +120,7 @@ def from_response(message: Any) -> ChatMessageContent:
     role = data.get("role", "assistant")
     if role != "assistant":
         raise FormatError(f"a response is the assistant's, got role {role!r}", path="message.role")
-    content = require(data, "content", list, "message")
+    content = [without_unset_nulls(block) for block in require(data, "content", list, "message")]
     items = read_parts(content, "message.content", _reader({}))
     reply = new_message(_ASSISTANT, items)
     reply.id = _optional_str(data, "id", "message")

@@ -30,6 +30,7 @@ __all__ = [
     "register_decoder",
     "register_encoder",
     "usage_fields",
+    "without_unset_nulls",
 ]
 
 NAME = "anthropic"
@@ -165,3 +166,24 @@ def usage_fields(usage: Mapping[str, Any]) -> dict[str, Any]:
 def _count(value: Any) -> int | None:
     """A token count as an ``int``; ``None`` for a missing, ``null`` or malformed one."""
     return value if type(value) is int else None
+
+
+_READ_KEYS = frozenset((
+    "citations", "content", "data", "id", "input", "is_error", "name", "signature", "source",
+    "text", "thinking", "title", "tool_use_id", "type",
+))
+"""The block keys the readers read: a ``null`` there is read as given (a text's ``citations``)
+or refused where it cannot be."""
+
+
+def without_unset_nulls(block: Any) -> Any:
+    """A response block without the ``null`` keys an SDK's ``model_dump()`` adds.
+
+    ``model_dump()`` writes every field the SDK's response model has, ``None`` when the API
+    did not send it (``caller``, ``toolset_name``): written back, the request's types refuse
+    them, and the block would differ from the SDK object it came from. A ``null`` the readers
+    read (`_READ_KEYS`) stays.
+    """
+    if type(block) is not dict or None not in block.values():
+        return block
+    return {key: value for key, value in block.items() if value is not None or key in _READ_KEYS}

@@ -29,7 +29,7 @@ from ...streaming import (
 from ..wire import as_plain, lose, require
 from .citations import read_citation
 from .reading import from_response
-from .shared import HINTS, PROVIDER
+from .shared import HINTS, PROVIDER, without_unset_nulls
 
 __all__ = ["from_stream"]
 
@@ -151,7 +151,8 @@ class _Stream:
             raise FormatError(f"content block {index} was already started", path=f"{path}.index")
         state = self.blocks[index] = _Block(kind, block, where)
         if kind not in _FRAGMENT_BLOCKS:
-            return None  # given whole at its stop
+            return None  # given whole at its stop, its nulls filled in by its deltas
+        block = without_unset_nulls(block)  # what model_dump() adds
         self.content[index] = block
         if kind == "text" and "citations" in block and block["citations"] in (None, []):
             state.held = {"citations": block["citations"]}  # written back if none comes
@@ -249,7 +250,7 @@ class _Stream:
             hints = {**state.hints, "fields": fields}
             fragment = StreamingTextContent("", index=index, metadata={HINTS: hints})
             return StreamingChatMessageContent(_ASSISTANT, items=[fragment])
-        block = state.block
+        block = without_unset_nulls(state.block)  # what model_dump() adds, and none came
         if "".join(state.parts).strip():
             block = {**block, "input": _gathered_input(state.parts)}
         item = _read_block(block, state.path)
