@@ -26,6 +26,7 @@ from semantic_chat import (
     CitationWithUnknownKeys,
     Usage,
     UsageWithUnknownKeys,
+    formats,
 )
 from semantic_chat.errors import SerializationError, UnsupportedContentError
 from semantic_chat.formats import ConversionWarning
@@ -159,8 +160,6 @@ def test_every_provider_writer_reports_a_newer_history_key_and_never_sends_it(
 ) -> None:
     # What was seen: anthropic.to_payload(from_json(TOP)) gave {"messages": [...]} without a
     # word, and so did every other writer.
-    from semantic_chat import formats  # noqa: PLC0415
-
     history = from_json(TOP, ChatHistory)
     writer = formats.get(name)
     with pytest.warns(ConversionWarning) as caught:

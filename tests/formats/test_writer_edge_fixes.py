@@ -17,6 +17,8 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import anthropic as sdk
+import pydantic
 import pytest
 
 from semantic_chat import (
@@ -277,3 +279,32 @@ def test_repair_for_anthropic_does_what_the_writer_would_to_the_prefill_and_an_e
     assert history[3].items[0].text == "Sure.\n"  # nothing given is changed
     assert validate(repaired, "anthropic") == []
     assert _written(anthropic.to_payload, repaired)[1] == []
+
+
+# --- Anthropic: a tool result of blank text only --------------------------------------------
+
+
+@pytest.mark.parametrize(("parts", "content"), [
+    ([{"type": "text", "text": " "}], []),
+    ([{"type": "text", "text": ""}], []),
+    ([{"type": "text", "text": ""}, {"type": "text", "text": "\n"}], []),
+    ([{"type": "text", "text": "18 C"}, {"type": "text", "text": "\n"}],
+     [{"type": "text", "text": "18 C"}]),
+])
+def test_anthropic_writes_no_blank_text_block_in_a_tool_result(
+    parts: list[dict[str, Any]], content: list[dict[str, Any]]
+) -> None:
+    # What was seen: a tool's empty output, [{"type": "text", "text": " "}], was sent as that
+    # text block, and the API answers "text content blocks must be non-empty".
+    history = openai_chat.from_payload([
+        {"role": "user", "content": "Weather?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "weather",
+                                                              "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": parts},
+    ])
+    payload, notes = _written(anthropic.to_payload, history)
+    assert payload["messages"][2] == {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "call_1", "content": content}]}
+    assert notes == []
+    pydantic.TypeAdapter(sdk.types.MessageParam).validate_python(payload["messages"][2])

@@ -1038,8 +1038,9 @@ def _result_block(
             written = _user_block(each, where, on_unsupported, "in a tool result")
             if written is not None:
                 content.append(written)
-        _drop_empty_texts(content)  # as in a turn: the API refuses an empty text block
-        block["content"] = content
+        # The API refuses an empty or whitespace-only text block, even alone here (an empty
+        # tool output): none are written, so a result of such texts only has no blocks.
+        block["content"] = [each for each in content if not _is_blank_text(each)]
     elif result is not None:
         block["content"] = compact_json(result, f"{path}.result")
     if item.is_error:
