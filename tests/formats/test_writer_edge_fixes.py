@@ -308,3 +308,48 @@ def test_anthropic_writes_no_blank_text_block_in_a_tool_result(
         {"type": "tool_result", "tool_use_id": "call_1", "content": content}]}
     assert notes == []
     pydantic.TypeAdapter(sdk.types.MessageParam).validate_python(payload["messages"][2])
+
+
+# --- OpenAI Chat: a result without its call's id ---------------------------------------------
+
+
+def _answers(*results: FunctionResultContent) -> ChatHistory:
+    return ChatHistory([
+        ChatMessageContent("user", "Weather in Paris and Oslo?"),
+        ChatMessageContent("assistant", items=[
+            FunctionCallContent("call_1", "weather", '{"city": "Paris"}'),
+            FunctionCallContent("call_2", "weather", '{"city": "Oslo"}'),
+            FunctionCallContent("call_3", "time", "{}"),
+        ]),
+        ChatMessageContent("tool", items=list(results)),
+    ])
+
+
+def test_chat_answers_the_first_unanswered_call_of_the_results_name() -> None:
+    # What was seen: a result without its call's id (answered by name, as Gemini answers) was
+    # written as a legacy {"role": "function"} message, leaving every tool call unanswered,
+    # which the API refuses; no warning, even with on_unsupported="error".
+    history = _answers(FunctionResultContent(None, "12:00", name="time"),
+                       FunctionResultContent("call_1", "18 C", name="weather"),
+                       FunctionResultContent(None, "5 C", name="weather"))
+    payload, notes = _written(openai_chat.to_payload, history, on_unsupported="error")
+    assert payload[2:] == [
+        {"role": "tool", "tool_call_id": "call_3", "content": "12:00"},
+        {"role": "tool", "tool_call_id": "call_1", "content": "18 C"},
+        {"role": "tool", "tool_call_id": "call_2", "content": "5 C"},
+    ]
+    assert notes == []
+
+
+def test_chat_still_writes_a_legacy_function_message_when_no_tool_call_awaits_it() -> None:
+    history = _answers(FunctionResultContent(None, "?", name="unknown"))
+    payload, notes = _written(openai_chat.to_payload, history)
+    assert payload[2:] == [{"role": "function", "name": "unknown", "content": "?"}]
+    assert notes == []
+    legacy = openai_chat.from_payload([
+        {"role": "assistant", "content": None,
+         "function_call": {"name": "weather", "arguments": "{}"}},
+        {"role": "function", "name": "weather", "content": "18 C"},
+    ])
+    assert openai_chat.to_payload(legacy)[1] == {
+        "role": "function", "name": "weather", "content": "18 C"}

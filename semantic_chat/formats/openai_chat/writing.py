@@ -228,7 +228,10 @@ def _write_message(
         unsupported_field(on_unsupported, FORMAT, f"{path}.name", what)
     if role in ("tool", "function") or results:
         for i, result in results:
-            payload.append(_write_result(role, result, f"{path}.items[{i}]", on_unsupported))
+            written_result = _write_result(
+                role, result, f"{path}.items[{i}]", on_unsupported, payload
+            )
+            payload.append(written_result)
         rest = [(i, item) for i, item in items if not isinstance(item, FunctionResultContent)]
         if role in ("tool", "function"):
             for i, item in rest:
@@ -360,8 +363,13 @@ def _write_tool_call(item: FunctionCallContent, path: str) -> dict[str, Any]:
 
 
 def _write_result(
-    role: str, item: FunctionResultContent, path: str, on_unsupported: OnUnsupported | None
+    role: str,
+    item: FunctionResultContent,
+    path: str,
+    on_unsupported: OnUnsupported | None,
+    payload: list[dict[str, Any]],
 ) -> dict[str, Any]:
+    """One result as a ``tool`` message, or a legacy ``function`` one (``payload``: so far)."""
     result = item.result
     content: str | list[dict[str, Any]]
     if isinstance(result, str):
@@ -390,7 +398,10 @@ def _write_result(
         content = compact_json(result, f"{path}.result")
     if item.is_error:
         content = error_output(content, "text")
-    if role == "function" or item.call_id is None:
+    call_id = item.call_id
+    if call_id is None and role != "function":
+        call_id = _unanswered_call(payload, item.name)
+    if role == "function" or call_id is None:
         if isinstance(content, list):
             unsupported(
                 on_unsupported, FORMAT, path, item, "as parts in a function message (text only)"
@@ -401,7 +412,35 @@ def _write_result(
             "name": item.name or "",
             "content": None if result is None and not item.is_error else content,
         }
-    return {"role": "tool", "tool_call_id": item.call_id, "content": content}
+    return {"role": "tool", "tool_call_id": call_id, "content": content}
+
+
+def _unanswered_call(payload: list[dict[str, Any]], name: str | None) -> str | None:
+    """The id of the first call named ``name`` in the last tool calls written, not yet answered.
+
+    A result without its call's id (Gemini's answer by name, one built by hand) answers that
+    call, as the Gemini reader pairs them; written as a legacy ``function`` message, it would
+    leave the call unanswered, which the API refuses. ``None`` when there is no such call.
+    """
+    answered = set()
+    for written in reversed(payload):
+        if written["role"] == "tool":
+            answered.add(written.get("tool_call_id"))
+            continue
+        calls = written.get("tool_calls") if written["role"] == "assistant" else None
+        if not calls:
+            return None
+        for call in calls:
+            function = call.get("function")
+            if (
+                isinstance(function, dict)
+                and function.get("name") == name
+                and call.get("id") not in answered
+            ):
+                found: str | None = call.get("id")
+                return found
+        return None
+    return None
 
 
 def _write_part(
