@@ -2,9 +2,10 @@
 
 The SDK's ``ChatCompletionStreamState`` keeps each delta's ``index`` on the final tool calls
 and adds ``parsed_arguments`` to their functions; neither is in the API's request type
-(``ChatCompletionMessageToolCallParam``). `openai_chat` reads the ``index`` into the call's
-`FunctionCallContent.index` (never written) and drops ``parsed_arguments`` (the arguments
-parsed), so the final completion reads and writes as the non-streamed reply does.
+(``ChatCompletionMessageToolCallParam``). `openai_chat` reads an ``index`` that is the call's
+place in the message as none (another into the call's `FunctionCallContent.index`, never
+written) and drops ``parsed_arguments`` (the arguments parsed), so the final completion reads
+and writes as the non-streamed reply does, and reads as our own accumulated stream's message.
 """
 
 from __future__ import annotations
@@ -22,7 +23,13 @@ from hypothesis import strategies as st
 from openai.lib.streaming.chat._completions import ChatCompletionStreamState
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
-from semantic_chat import ChatHistory, FormatError, FunctionCallContent, TextContent
+from semantic_chat import (
+    ChatHistory,
+    FormatError,
+    FunctionCallContent,
+    StreamingChatMessageContent,
+    TextContent,
+)
 from semantic_chat.formats import openai_chat
 from semantic_chat.serialization import to_json
 
@@ -172,8 +179,8 @@ def test_the_sdk_final_completion_carries_index_and_parsed_arguments():
 def test_the_final_completion_is_written_without_index_or_parsed_arguments(shape, tools):
     message = openai_chat.from_response(shape(final_completion(CHUNKS, tools)))
     assert message.items == [
-        FunctionCallContent(WEATHER_ID, "GetWeatherArgs", WEATHER_ARGUMENTS, index=0),
-        FunctionCallContent(STOCK_ID, "get_stock_price", STOCK_ARGUMENTS, index=1),
+        FunctionCallContent(WEATHER_ID, "GetWeatherArgs", WEATHER_ARGUMENTS),
+        FunctionCallContent(STOCK_ID, "get_stock_price", STOCK_ARGUMENTS),
     ]
     assert [item.metadata for item in message.items] == [{}, {}]  # no hint of either key
     written = openai_chat.to_payload([message])
@@ -197,17 +204,20 @@ def test_the_final_completion_reads_as_the_non_streamed_reply(shape):
     streamed = openai_chat.from_response(shape(final_completion(CHUNKS, TOOLS)))
     reply = openai_chat.from_response(REPLY)
     assert [call.index for call in reply.items] == [None, None]
+    assert streamed.items == reply.items
     assert history_json(streamed) == history_json(reply)
     assert openai_chat.to_payload([streamed]) == openai_chat.to_payload([reply]) == WRITTEN
 
 
-def test_the_final_completion_writes_as_our_own_accumulated_stream():
+def test_the_final_completion_reads_and_writes_as_our_own_accumulated_stream():
+    # What was seen: the accumulated stream's calls had no index, and the SDK's final
+    # completion read with index 0 and 1, so the two messages were not equal.
     chunks = list(openai_chat.from_stream(CHUNKS))
     accumulated = chunks[0]
     for more in chunks[1:]:
         accumulated += more
     final = openai_chat.from_response(final_completion(CHUNKS, TOOLS))
-    assert [call.index for call in accumulated.items] == [call.index for call in final.items]
+    assert accumulated.to_message().items == final.items
     assert openai_chat.to_payload([accumulated]) == openai_chat.to_payload([final]) == WRITTEN
 
 
@@ -217,9 +227,11 @@ def test_a_pasted_sdk_message_in_a_request_has_its_index_read_the_same_way():
     pasted = {key: message[key] for key in ("role", "content", "refusal", "tool_calls")}
     history = openai_chat.from_payload([pasted])
     assert history.messages[0].items == [
-        FunctionCallContent(WEATHER_ID, "GetWeatherArgs", WEATHER_ARGUMENTS, index=0),
-        FunctionCallContent(STOCK_ID, "get_stock_price", STOCK_ARGUMENTS, index=1),
+        FunctionCallContent(WEATHER_ID, "GetWeatherArgs", WEATHER_ARGUMENTS),
+        FunctionCallContent(STOCK_ID, "get_stock_price", STOCK_ARGUMENTS),
     ]
+    pasted["tool_calls"] = pasted["tool_calls"][::-1]  # each index no longer its place: kept
+    assert [call.index for call in openai_chat.from_payload([pasted])[0].items] == [1, 0]
     written = openai_chat.to_payload(history)
     assert written == WRITTEN
     validate_chat_payload(written)
@@ -330,7 +342,10 @@ def test_any_final_completion_reads_and_writes_as_its_reply(case):
     final = openai_chat.from_response(as_json_dump(final_completion(chunks)))
     read = openai_chat.from_response(reply)
     calls = [item for item in final.items if isinstance(item, FunctionCallContent)]
-    assert [call.index for call in calls] == list(range(len(calls)))
+    assert [call.index for call in calls] == [None] * len(calls)  # each its place
+    assert final.items == read.items
+    assert StreamingChatMessageContent.accumulate(
+        openai_chat.from_stream(chunks)).to_message().items == final.items
     assert history_json(final) == history_json(read)
     written = openai_chat.to_payload([final])
     assert written == openai_chat.to_payload([read])

@@ -388,7 +388,7 @@ def _read_assistant(  # noqa: PLR0917 - one private reader filling the caller's 
     tool_calls = message.get("tool_calls")
     if isinstance(tool_calls, list) and tool_calls:
         for index, call in enumerate(tool_calls):
-            item = _read_tool_call(call, f"{path}.tool_calls[{index}]")
+            item = _read_tool_call(call, f"{path}.tool_calls[{index}]", index)
             if item.id is not None:
                 call_names[item.id] = item.name
             items.append(item)
@@ -471,13 +471,15 @@ _BODY_KEYS = {
 """A call body's keys read (``parsed_arguments``: the SDK's parse of ``arguments``, dropped)."""
 
 
-def _read_tool_call(call: Any, path: str) -> FunctionCallContent:
-    """One tool call of a response or request message, located at ``path``.
+def _read_tool_call(call: Any, path: str, place: int) -> FunctionCallContent:
+    """One tool call of a response or request message, located at ``path``, ``place``-th.
 
     The ``index`` and ``parsed_arguments`` the SDK's stream state (and ``parse()``) add to a
-    call are not the API's: ``index`` becomes the call's `FunctionCallContent.index` (its
-    place in a stream, never written to a request) and ``parsed_arguments``, a copy of the
-    ``arguments`` parsed, is dropped, so the SDK's final completion reads as the reply does.
+    call are not the API's: ``index`` is the call's place in the stream, which is its place in
+    the message (``place``) and then says nothing more (read as none, as in the reply and in
+    an accumulated stream's message); another becomes the call's `FunctionCallContent.index`
+    (never written to a request). ``parsed_arguments``, a copy of the ``arguments`` parsed,
+    is dropped, so the SDK's final completion reads as the reply does.
     """
     if type(call) is not dict:
         raise FormatError.mismatch(path, "a tool call object", describe_type(call))
@@ -490,7 +492,7 @@ def _read_tool_call(call: Any, path: str) -> FunctionCallContent:
         require(call, "id", str, path),
         require(body, "name", str, f"{path}.{kind}"),
         require(body, argument_key, str, f"{path}.{kind}"),
-        index=_read_call_index(call, path),
+        index=_read_call_index(call, path, place),
     )
     hints: dict[str, Any] = {}
     if kind == "custom":
@@ -508,14 +510,16 @@ def _read_tool_call(call: Any, path: str) -> FunctionCallContent:
     return item
 
 
-def _read_call_index(call: dict[str, Any], path: str) -> int | None:
-    """A call's ``index`` (``None`` when missing or null).
+def _read_call_index(call: dict[str, Any], path: str, place: int) -> int | None:
+    """A call's ``index`` (``None`` when missing, null or the call's ``place``).
 
     Raises:
         FormatError: it is not a JSON integer, at ``<path>.index``.
     """
     index = call.get("index")
-    if index is None or (type(index) is int and JSON_INT_MIN <= index <= JSON_INT_MAX):
+    if index is None or (index == place and type(index) is int):
+        return None
+    if type(index) is int and JSON_INT_MIN <= index <= JSON_INT_MAX:
         return index
     if type(index) is int:
         raise FormatError(
