@@ -361,12 +361,16 @@ def lost_subclass_fields(
 
     The writer writes such an item as the built-in class it is (a ``NoteContent(TextContent)``
     as a text), which has no place for them. An item its plugin encoder writes is not
-    concerned.
+    concerned, nor one of no built-in kind (a ``KernelContent`` of its own): no writer writes
+    it as a bare ``KernelContent``, it is refused or left out whole, at its own path.
 
     Raises:
         UnsupportedContentError: such a field is set and ``on_unsupported`` is ``"error"``.
     """
-    if is_builtin(type(item)) or (codecs is not None and codecs.encoder_for(item) is not None):
+    cls = type(item)
+    if is_builtin(cls) or (codecs is not None and codecs.encoder_for(item) is not None):
+        return
+    if next((c for c in cls.__mro__ if is_builtin(c)), None) is KernelContent:
         return
     _lost_own_fields(item, where, format_name, on_unsupported)
 
