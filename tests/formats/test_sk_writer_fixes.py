@@ -115,6 +115,21 @@ def test_a_thoughts_signature_is_reported_once_as_reasoning(format_name: str) ->
 
 
 @pytest.mark.parametrize("format_name", list(WRITERS))
+def test_an_unsigned_thoughts_provider_is_reported(format_name: str) -> None:
+    # What was seen: a Gemini thought without a signature went through Semantic Kernel JSON
+    # without a word, and came back as reasoning of no provider, which gemini.to_request
+    # then leaves out ("reasoning of no named provider").
+    response = {"candidates": [{"content": {"role": "model", "parts": [
+        {"text": "hm", "thought": True}, {"text": "Answer"},
+    ]}}]}
+    _, caught = _record(lambda: WRITERS[format_name](gemini.from_response(response)))
+    assert caught == [
+        f"messages[0].items[0].provider: dropped: {format_name} cannot carry the provider "
+        "whose reasoning it is (read back, it is no provider's: none sends it back)"
+    ]
+
+
+@pytest.mark.parametrize("format_name", list(WRITERS))
 def test_a_signature_on_a_message_is_reported_at_the_message(format_name: str) -> None:
     message = ChatMessageContent(
         "assistant", "hi", metadata={"gemini": {"thought_signature": "c2ln"}, "note": 1}

@@ -30,7 +30,7 @@ from ...contents.metadata import peek_metadata
 from ...errors import FormatError, describe_type
 from ...history import ChatHistory
 from ...message import ChatMessageContent
-from ..sk_python.shared import REASONING_LOSSES, given_name, report_options
+from ..sk_python.shared import given_name, reasoning_losses, report_options
 from ..wire import (
     OnUnsupported,
     get_hints,
@@ -241,9 +241,8 @@ def _write_text(
     if text == "" and "Text" in hints:
         text = None
     if not isinstance(item, TextContent):
-        for field, what in REASONING_LOSSES:
-            if getattr(item, field) is not None:
-                unsupported_field(on_unsupported, FORMAT, f"{path}.{field}", what)
+        for field, what in reasoning_losses(item):
+            unsupported_field(on_unsupported, FORMAT, f"{path}.{field}", what)
     return {TYPE: kind, "Text": text}
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "names_from_dotnet",
     "names_of",
     "readable_parameter",
+    "reasoning_losses",
     "report_options",
     "sk_mime_type",
     "usage_from_metadata",
@@ -66,9 +67,24 @@ FINISH_REASONS = frozenset(("stop", "length", "content_filter", "tool_calls", "f
 REASONING_LOSSES = (
     ("signature", "a reasoning signature"),
     ("encrypted", "a reasoning item's encrypted content"),
+    ("provider", "the provider whose reasoning it is (read back, it is no provider's: none "
+                 "sends it back)"),
 )
 """The `ReasoningContent` fields neither Semantic Kernel format holds, and how a loss names
-each (``... cannot carry a reasoning item's encrypted content``): one wording for both."""
+each (``... cannot carry a reasoning item's encrypted content``): one wording for both. See
+`reasoning_losses`."""
+
+
+def reasoning_losses(item: Any) -> list[tuple[str, str]]:
+    """The `REASONING_LOSSES` a reasoning item has: its set fields neither format holds.
+
+    The provider is named only when it is the whole loss: with a signature or encrypted
+    content lost, the reasoning cannot go back to its provider anyway, and that is reported.
+    """
+    lost = [(field, what) for field, what in REASONING_LOSSES if getattr(item, field) is not None]
+    if len(lost) > 1:
+        return [(field, what) for field, what in lost if field != "provider"]
+    return lost
 
 STATUSES = frozenset(("completed", "failed", "in_progress", "incomplete"))
 """Semantic Kernel's ``Status`` values (of a Responses API message)."""

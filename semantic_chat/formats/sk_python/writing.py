@@ -55,12 +55,12 @@ from .shared import (
     FORMAT,
     HINTS,
     OWN_HINTS,
-    REASONING_LOSSES,
     ROLES,
     data_uri_parameters,
     given_name,
     names_from_dotnet,
     names_of,
+    reasoning_losses,
     report_options,
     sk_mime_type,
     usage_metadata,
@@ -398,9 +398,8 @@ def _write_reasoning(
     hints: dict[str, Any],
     on_unsupported: OnUnsupported | None,
 ) -> dict[str, Any]:
-    for field, what in REASONING_LOSSES:
-        if getattr(item, field) is not None:
-            unsupported_field(on_unsupported, FORMAT, f"{path}.{field}", what)
+    for field, what in reasoning_losses(item):
+        unsupported_field(on_unsupported, FORMAT, f"{path}.{field}", what)
     part = _common(item, "reasoning", hints, path)
     if item.text or not hints.get("no_text"):
         part["text"] = item.text
