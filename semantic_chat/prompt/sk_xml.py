@@ -10,7 +10,8 @@ included, without its known faults:
 - audio and binary items are written as base64 data URIs and read back;
 - a message without a role is a located `FormatError` (``chat_history.message[2].role``).
 
-What Semantic Kernel's elements cannot hold (a message's id, usage and metadata; an item's
+What Semantic Kernel's elements cannot hold (a message's id, usage and metadata, the keys of
+a newer version a message or the history was read with (on ``<chat_history>``); an item's
 metadata, citations, media type beside a URI, image detail, file name, reasoning signature
 and encrypted content, the JSON type of arguments and results, a result's error flag) goes
 into one attribute, ``semantic_chat``, holding a JSON object; Semantic Kernel ignores that
@@ -61,7 +62,7 @@ from ..errors import (
     describe_type,
 )
 from ..history import ChatHistory
-from ..message import ChatMessageContent
+from ..message import ChatMessageContent, UnknownMessage
 from ..usage import Usage
 
 __all__ = ["EXTRA_ATTRIBUTE", "MAX_DEPTH", "from_prompt", "from_rendered_prompt", "to_prompt"]
@@ -160,7 +161,11 @@ def to_prompt(history: ChatHistory) -> str:
             `UnknownContent`, a class of your own), at ``messages[i].items[j]``.
         SerializationError: metadata or citations that are not JSON, at their place.
     """
-    parts = ["<chat_history>"]
+    root = _Element("chat_history")
+    unknown = getattr(history, "_unknown_keys", None)  # a newer version's, as from_json keeps
+    if unknown:
+        root.extras["unknown_keys"] = dict(unknown)  # JSON values, as read
+    parts = [root.markup().removesuffix("</chat_history>")]
     for index, message in enumerate(history._messages):
         try:
             parts.append(_write_message(message))
@@ -186,6 +191,8 @@ def _write_message(message: ChatMessageContent) -> str:
 
         element.extras["usage"] = serialization.to_dict(message.usage)
     _write_metadata(element, message._metadata)
+    if type(message) is UnknownMessage:  # keys of a newer version, or of a plugin not loaded
+        element.extras["unknown_keys"] = dict(message.unknown_keys)  # checked JSON values
     element.body = _write_items(message.items)
     return element.markup()
 
@@ -515,6 +522,7 @@ class _Reader:
     def __init__(self, document: _Document) -> None:
         self.document = document
         self.messages: list[ChatMessageContent] = []
+        self.unknown_keys: dict[str, Any] = {}  # the history's keys of a newer version
 
     def fail(self, node: _Node, path: str, detail: str) -> NoReturn:
         raise FormatError(f"{detail} ({self.document.where(node.start)})", path=path)
@@ -526,7 +534,10 @@ class _Reader:
             isinstance(child, _Node) for child in root.children
         ):
             messages[0].role = "user"  # a prompt of text only is the user's, as in SK
-        return ChatHistory(messages)
+        history = ChatHistory(messages)
+        if self.unknown_keys:
+            history._unknown_keys = self.unknown_keys
+        return history
 
     def read_level(self, parent: _Node, prefix: str, *, top: bool) -> None:
         """Read the messages among ``parent``'s children, and the text around them."""
@@ -548,6 +559,12 @@ class _Reader:
                 messages += 1
                 after_message = True
             elif child.tag == "chat_history" and top:
+                unknown = self.extras(child, "chat_history").get("unknown_keys")
+                if unknown is not None:
+                    if not isinstance(unknown, dict) or not unknown:
+                        self.fail(child, f"chat_history.{EXTRA_ATTRIBUTE}.unknown_keys",
+                                  "expected a JSON object of keys")
+                    self.unknown_keys = unknown
                 self.read_level(child, "chat_history.", top=False)
                 after_message = True
             else:
@@ -618,8 +635,13 @@ class _Reader:
                 self.fail(node, f"{path}.{EXTRA_ATTRIBUTE}.usage", error.args[0])
         items = self.items(node, path)
         try:
+            if "unknown_keys" in extras:
+                unknown = extras["unknown_keys"]
+                return UnknownMessage(role, items=items, unknown_keys=unknown, **fields)
             return ChatMessageContent(role, items=items, **fields)
         except SemanticChatError as error:
+            if error.path.startswith("unknown_keys"):
+                error = error.at(EXTRA_ATTRIBUTE)
             self.fail(node, error.at(path).path, error.detail)
 
     def items(self, node: _Node, path: str) -> list[KernelContent]:
