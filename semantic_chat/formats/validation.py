@@ -135,23 +135,31 @@ def check(
         try:
             format = detect(payload)
         except SemanticChatError as error:
-            return _no_reply(payload, None) or Checked(None, None, [_problem(error)])
+            format = _body_format(payload)
+            if format is None:
+                return _no_reply(payload, None) or Checked(None, None, [_problem(error)])
     reader = get(format)
+    prefix = ""
     try:
         with collect_losses() as losses:  # what reading leaves out (a response's other
             history = reader.from_payload(payload)  # candidates ...)
     except (SemanticChatError, ValueError) as error:
-        no_reply = _no_reply(payload, format)
-        if no_reply is not None:
-            return no_reply
-        first = _problem(error)
-        if "[" not in first.path:  # the reader refused the whole document: no element alone
-            return Checked(format, None, [first])
-        problems = _read_problems(reader, payload)
-        return Checked(format, None, problems if first in problems else [first, *problems])
+        # A Batch line of another provider's envelope (as `convert --to` writes one: an
+        # OpenAI Batch line of this library's JSON) is read by its body, as `convert` reads it.
+        read_body = _read_body(reader, payload)
+        if read_body is None:
+            no_reply = _no_reply(payload, format)
+            if no_reply is not None:
+                return no_reply
+            first = _problem(error)
+            if "[" not in first.path:  # the reader refused the whole document: no element alone
+                return Checked(format, None, [first])
+            problems = _read_problems(reader, payload)
+            return Checked(format, None, problems if first in problems else [first, *problems])
+        history, losses, prefix = read_body
     give_max_tokens(history, payload, max_tokens)
     read = [
-        Problem(path, detail, "error" if action == "error" else "warning")
+        Problem(_under(prefix, path), detail, "error" if action == "error" else "warning")
         for path, detail, action in losses
     ]
     try:
@@ -296,6 +304,36 @@ def _pieces(payload: Any) -> tuple[list[Any], Any] | None:
 def _relocate(path: str, index: int) -> str:
     """Move a path found in a one-element document to the element's place in the whole."""
     return _FIRST.sub(lambda found: f"{found.group(1)}[{index}]", path, count=1)
+
+
+def _body_format(payload: Any) -> str | None:
+    """The format of a Batch line's body, when the line is one (``None`` when it is not)."""
+    try:
+        body, prefix, _ = unwrap(payload)
+        return detect(body) if prefix else None
+    except (SemanticChatError, ValueError):
+        return None
+
+
+def _read_body(
+    reader: WireFormat, payload: Any
+) -> tuple[ChatHistory, list[tuple[str, str, str]], str] | None:
+    """A Batch line's body read alone: the history, what reading left out, the body's path.
+
+    ``None`` when ``payload`` is no Batch line, or its body does not read either.
+    """
+    try:
+        body, prefix, _ = unwrap(payload)
+    except (SemanticChatError, ValueError):
+        return None
+    if not prefix:
+        return None
+    try:
+        with collect_losses() as losses:
+            history = reader.from_payload(body)
+    except (SemanticChatError, ValueError):
+        return None
+    return history, list(losses), prefix
 
 
 def _under(prefix: str, path: str) -> str:

@@ -12,10 +12,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pydantic
 import pytest
 from anthropic.types.messages import batch_create_params
+from cli_helpers import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -314,3 +316,39 @@ def test_the_largest_max_tokens_is_taken(tmp_path, capsys):
         capsys, "convert", str(source), "--to", "anthropic", "--max-tokens", str(2**63 - 1)
     )
     assert (status, json.loads(out)["max_tokens"]) == (0, 2**63 - 1)
+
+
+# --- validate --format reads what convert --to wrote ------------------------------------------
+
+OPENAI_LINE = ('{"custom_id":"r0","method":"POST","url":"/v1/chat/completions","body":{"model":'
+               '"gpt-4o","messages":[{"role":"user","content":"Hi"}]}}')
+GEMINI_RESULT = ('{"key":"g0","response":{"candidates":[{"content":{"role":"model","parts":'
+                 '[{"text":"Hello"}]},"finishReason":"STOP"}]}}')
+
+
+@pytest.mark.parametrize(("line", "target"), [
+    (OPENAI_LINE, "semantic-chat"), (GEMINI_RESULT, "anthropic"), (OPENAI_LINE, "gemini"),
+])
+def test_validate_with_format_reads_a_batch_line_convert_wrote(
+    tmp_path: Path, line: str, target: str
+) -> None:
+    # What was seen: "line 1: version: missing the format version" for an OpenAI Batch line of
+    # our JSON, and "messages: expected a list of messages or an Anthropic Messages document,
+    # got a Gemini Batch result line" for a Gemini results line of Anthropic messages: the
+    # lines convert --from read, and convert --to had just written.
+    (tmp_path / "in.jsonl").write_text(line + "\n")
+    assert run("convert", "in.jsonl", "--to", target, "-q", "-o", "out.jsonl",
+               cwd=tmp_path).status == 0
+    done = run("validate", "out.jsonl", "--format", target, cwd=tmp_path)
+    assert (done.status, done.stdout) == (
+        0, f"out.jsonl: no problems in 1 conversation (1 {target})\n")
+    converted = run("convert", "out.jsonl", "--from", target, "--to", "openai-chat", "-q",
+                    cwd=tmp_path)
+    assert converted.status == 0
+
+
+def test_validate_with_format_still_names_the_envelope_it_cannot_read(tmp_path: Path) -> None:
+    (tmp_path / "in.jsonl").write_text(OPENAI_LINE + "\n")
+    done = run("validate", "in.jsonl", "--format", "gemini", cwd=tmp_path)
+    assert done.status == 1
+    assert done.stdout.splitlines()[0].startswith("line 1: ")
