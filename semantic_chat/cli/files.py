@@ -118,6 +118,11 @@ def read_document(source: Input) -> Any:
         data = data[len(_BOM) :]
     if not data.strip(_JSON_SPACE):
         raise SerializationError(EMPTY_INPUT)
+    if data.startswith(_PARQUET_MAGIC):
+        raise SerializationError(
+            "this is a Parquet file, not JSON: convert --engine dask reads Parquet shards (the "
+            "'messages' column); the other commands read JSON and JSONL"
+        )
     try:
         return parse_json(data)
     except SerializationError as error:
@@ -143,10 +148,34 @@ def parse_json(data: bytes) -> Any:
     try:
         return jsoncodec.loads(data)
     except SerializationError as error:
-        problem = _utf8_error(data) or _open_string_error(data, str(error))
+        problem = (
+            _utf8_error(data) or _open_string_error(data, str(error)) or _events_error(data)
+        )
         if problem is None:
             raise
     raise SerializationError(problem) from None
+
+
+_PARQUET_MAGIC = b"PAR1"
+"""The first bytes of every Parquet file."""
+
+_EVENT_FIELDS = (b"data:", b"event:", b"id:", b"retry:", b":")
+"""What a line of a server-sent events capture starts with (``:`` a comment)."""
+
+
+def _events_error(data: bytes) -> str | None:
+    """Say that the text is a server-sent events capture (``data: {...}`` lines), if it is.
+
+    A stream saved as it came over the wire is no JSON; the parsers would only say that its
+    first character is unexpected.
+    """
+    if not data.lstrip().startswith(_EVENT_FIELDS):
+        return None
+    return (
+        "this is a server-sent events capture ('data:' lines), not JSON: a recorded stream is "
+        "read in Python (the JSON of each data line, given to its format's from_stream, then "
+        "StreamingChatMessageContent.accumulate(...).to_message())"
+    )
 
 
 def _utf8_error(data: bytes) -> str | None:

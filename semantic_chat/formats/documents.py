@@ -215,21 +215,49 @@ def stream_of(payload: Any) -> str | None:
     return None
 
 
-def refuse_stream(payload: Any) -> None:
-    """Refuse a recorded stream, naming its API, where a conversation is expected.
+def event_of(payload: Any) -> str | None:
+    """The API one streamed event or chunk (a dict) is of, or ``None``.
 
-    A cheap check (`stream_of`), for `detect` and any reader of a list: a list of
-    ``{"type": ...}`` events would otherwise read as Responses items, or fail at its first
-    event's missing ``role`` without saying what the list is.
+    A ``chat.completion.chunk``, an Anthropic event or a ``response.*`` event; a Gemini
+    chunk is a response, which reads as one.
+    """
+    if type(payload) is not dict or "role" in payload:
+        return None
+    if payload.get("object") == "chat.completion.chunk":
+        return "OpenAI Chat Completions"
+    kind = payload.get("type")
+    if isinstance(kind, str):
+        if kind in _ANTHROPIC_EVENTS:
+            return "Anthropic Messages"
+        if kind.startswith(_RESPONSES_EVENT_PREFIX):
+            return "OpenAI Responses"
+    return None
+
+
+def refuse_stream(payload: Any) -> None:
+    """Refuse a recorded stream, or one of its events, naming its API.
+
+    A cheap check (`stream_of`, `event_of`), for `detect` and the readers, where a
+    conversation is expected: a list of ``{"type": ...}`` events would otherwise read as
+    Responses items, or fail at its first event's missing ``role`` without saying what the
+    list is; one event (a stream saved a chunk a line) would be "no format" or a document
+    missing its ``messages``.
 
     Raises:
-        FormatError: ``payload`` is a list of stream events or chunks.
+        FormatError: ``payload`` is a list of stream events or chunks, or one of them.
     """
     stream = stream_of(payload)
     if stream is not None:
         raise FormatError(
             f"this is a stream of {stream} events, not a conversation: accumulate it "
             "first (its format's from_stream, then "
+            "StreamingChatMessageContent.accumulate(...).to_message())"
+        )
+    stream = event_of(payload)
+    if stream is not None:
+        raise FormatError(
+            f"this is one event of an {stream} stream, not a conversation: accumulate the "
+            "whole stream (its format's from_stream over every event, then "
             "StreamingChatMessageContent.accumulate(...).to_message())"
         )
 

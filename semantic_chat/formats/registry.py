@@ -82,6 +82,9 @@ def detect(payload: Any) -> str:
     elif not isinstance(payload, (dict, list)) and hasattr(payload, "model_dump"):
         payload = as_plain(payload, "")
     refuse_stream(payload)  # its events score as Responses items
+    scalar = _JSON_SCALARS.get(type(payload))
+    if scalar is not None:  # no format reads it: naming one would not help
+        raise FormatError(f"this is {scalar}, not a conversation (an object or a list)")
     best, best_score = None, 0
     for wire_format in _FORMATS.values():
         score = wire_format.score(payload)
@@ -93,6 +96,10 @@ def detect(payload: Any) -> str:
             f"pass the source format (one of {', '.join(names())})"
         )
     return best
+
+
+_JSON_SCALARS = {type(None): "null", bool: "a boolean", int: "a number", float: "a number"}
+"""The JSON values no format reads, as a message names them."""
 
 
 def _refuse_json_text(text: str) -> None:

@@ -88,3 +88,49 @@ def test_debug_shows_the_traceback(tmp_path):
     assert done.status == 1
     assert "Traceback" in done.stderr
     assert "SerializationError: line 1, column 29: malformed JSON" in done.stderr
+
+
+CHUNK = ('{"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":'
+         '[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}]}')
+ONE_EVENT = (
+    "semantic-chat: {where}this is one event of an OpenAI Chat Completions stream, not a "
+    "conversation: accumulate the whole stream (its format's from_stream over every event, "
+    "then StreamingChatMessageContent.accumulate(...).to_message())"
+)
+CAPTURE = (
+    "semantic-chat: this is a server-sent events capture ('data:' lines), not JSON: a recorded "
+    "stream is read in Python (the JSON of each data line, given to its format's from_stream, "
+    "then StreamingChatMessageContent.accumulate(...).to_message())"
+)
+
+
+@pytest.mark.parametrize(("files", "args", "message"), [
+    ({"s.json": CHUNK}, ["s.json"], ONE_EVENT.format(where="")),
+    ({"s.json": CHUNK}, ["s.json", "--from", "openai-chat"], ONE_EVENT.format(where="")),
+    ({"s.jsonl": f"{CHUNK}\n{CHUNK}\n"}, ["s.jsonl"], ONE_EVENT.format(where="line 1: ")),
+    ({"s.sse": f"data: {CHUNK}\n\ndata: [DONE]\n\n"}, ["s.sse"], CAPTURE),
+    ({"s.sse": "event: message_start\ndata: {}\n\n"}, ["s.sse"], CAPTURE),
+    ({"p.parquet": b"PAR1\x15\x04\x80\x00rest of a parquet file"}, ["p.parquet"],
+     "semantic-chat: this is a Parquet file, not JSON: convert --engine dask reads Parquet "
+     "shards (the 'messages' column); the other commands read JSON and JSONL"),
+])
+def test_a_stream_or_a_parquet_file_is_named_where_a_conversation_is_expected(
+    tmp_path, files, args, message
+):
+    # What was seen: one chunk (or a chunk a line) gave "cannot tell the format of this dict:
+    # pass --from", and then "messages: expected a list of messages, got dict"; a raw SSE
+    # capture "line 1, column 1: malformed JSON: unexpected character"; a Parquet file
+    # "line 2, column 250: not UTF-8: byte 0x80".
+    for name, text in files.items():
+        path = tmp_path / name
+        path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    done = run("convert", *args, "--to", "anthropic", cwd=tmp_path)
+    assert (done.status, done.stdout) == (1, "")
+    assert done.stderr.splitlines()[0] == message
+
+
+@pytest.mark.parametrize(("value", "named"), [("null", "null"), ("42", "a number")])
+def test_a_json_scalar_is_no_conversation(value, named):
+    done = run("convert", "--to", "anthropic", stdin=value)
+    assert (done.status, done.stderr) == (
+        1, f"semantic-chat: this is {named}, not a conversation (an object or a list)\n")

@@ -79,10 +79,44 @@ def test_conversations_are_not_taken_for_streams(payload, name):
     assert formats.detect(payload) == name
 
 
-@pytest.mark.parametrize("payload", [[], ["message_start"], {"type": "message_start"}, None])
+@pytest.mark.parametrize("payload", [[], ["message_start"], {"type": "message"}, None])
 def test_what_is_no_list_of_events_is_no_stream(payload):
     assert documents.stream_of(payload) is None
     assert documents.refuse_stream(payload) is None
+
+
+ONE_EVENT = [
+    ({"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o",
+      "choices": [{"index": 0, "delta": {"content": "Hi"}, "finish_reason": None}]},
+     "OpenAI Chat Completions"),
+    ({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hi"}},
+     "Anthropic Messages"),
+    ({"type": "response.output_text.delta", "delta": "Hi", "item_id": "m1",
+      "output_index": 0, "content_index": 0}, "OpenAI Responses"),
+]
+
+
+@pytest.mark.parametrize(("event", "api"), ONE_EVENT)
+@pytest.mark.parametrize("reader", [None, "openai-chat", "openai-responses", "anthropic",
+                                    "gemini"])
+def test_one_event_of_a_stream_is_refused_by_name(event, api, reader):
+    # What was seen: a stream saved a chunk a line gave "cannot tell the format of this dict:
+    # pass --from", and with --from openai-chat "messages: expected a list of messages, got
+    # dict", a path the input does not have.
+    read = formats.detect if reader is None else formats.get(reader).from_payload
+    with pytest.raises(FormatError) as raised:
+        read(event)
+    assert str(raised.value) == (
+        f"this is one event of an {api} stream, not a conversation: accumulate the whole "
+        "stream (its format's from_stream over every event, then "
+        "StreamingChatMessageContent.accumulate(...).to_message())"
+    )
+
+
+def test_a_gemini_chunk_is_a_response_and_still_reads():
+    chunk = {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}}]}
+    assert documents.event_of(chunk) is None
+    assert formats.detect(chunk) == "gemini"
 
 
 def test_a_reader_can_refuse_a_stream_by_name():

@@ -75,8 +75,6 @@ def test_detect_responses_request_body():
 @pytest.mark.parametrize(
     ("payload", "kind"),
     [
-        (42, "int"),
-        (None, "NoneType"),
         ({}, "dict"),
         ({"messages": []}, "dict"),
         ([], "list"),
@@ -91,6 +89,17 @@ def test_detect_garbage(payload, kind):
         f"cannot tell the format of this {kind}: pass the source format "
         f"(one of {', '.join(formats.names())})"
     )
+
+
+@pytest.mark.parametrize(("payload", "named"), [
+    (None, "null"), (42, "a number"), (1.5, "a number"), (True, "a boolean"),
+])
+def test_detect_names_a_json_scalar_and_gives_no_advice_that_cannot_help(payload, named):
+    # What was seen: "cannot tell the format of this NoneType: pass --from (...)", though no
+    # format reads null.
+    with pytest.raises(FormatError) as raised:
+        formats.detect(payload)
+    assert str(raised.value) == f"this is {named}, not a conversation (an object or a list)"
 
 
 @settings(max_examples=40)

@@ -181,6 +181,7 @@ def from_payload(payload: Any) -> ChatHistory:
     if kind == "gemini_response":
         return new_history([reading.from_response(document)])
     if kind is None:
+        documents.refuse_stream(document)  # one event of another API's stream, saved alone
         return reading.from_payload(document)  # refuses it as it refuses any non-list
     raise FormatError.mismatch(
         "contents", "a list of contents or a Gemini document", documents.KIND_NAMES[kind]

@@ -50,6 +50,7 @@ def from_payload(payload: Any) -> ChatHistory:
         documents.refuse_stream(payload)  # a list of events is no conversation
         return reading.from_payload(payload)
     document = as_plain(payload, "") if not isinstance(payload, (str, bytes)) else payload
+    documents.refuse_stream(document)  # one event of a stream, saved alone
     kind = documents.kind_of(document)
     if documents.holds_openai_body(document, kind):
         history: ChatHistory = documents.read_enveloped(document, from_payload)
