@@ -221,7 +221,8 @@ def _result_value(draw: st.DrawFn, loose: bool) -> Any:
         return {draw(st.sampled_from(["result", "output", "error"])): draw(_SHORT)}
     if kind == "none":
         return None
-    texts = draw(st.lists(_texts(), min_size=0 if loose else 1, max_size=3 if loose else 1))
+    # One text at most: several are joined into one, with a warning (what the format carries)
+    texts = draw(st.lists(_texts(), min_size=0 if loose else 1, max_size=1))
     return [*texts, *draw(st.lists(_media(), min_size=1, max_size=2))]
 
 

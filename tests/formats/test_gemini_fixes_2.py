@@ -21,7 +21,13 @@ from google.genai import types as genai_types
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from semantic_chat import ChatHistory, ReasoningContent, TextContent
+from semantic_chat import (
+    ChatHistory,
+    FunctionCallContent,
+    FunctionResultContent,
+    ReasoningContent,
+    TextContent,
+)
 from semantic_chat.errors import FormatError, UnsupportedContentError
 from semantic_chat.formats import ConversionWarning, gemini
 from semantic_chat.message import ChatMessageContent
@@ -247,3 +253,21 @@ def test_only_gemini_s_thoughts_are_written_and_they_read_back_equal(
         assert len(notes) == 1
         assert notes[0].startswith("messages[1].items[0]: dropped: Gemini cannot carry ")
         assert payload["contents"][1]["parts"] == [{"text": "answer"}]
+
+
+def test_a_results_several_texts_are_joined_with_a_warning() -> None:
+    # What was seen: an Anthropic tool_result of two text blocks became {"result": "a\nb"},
+    # and came back as one text, without a word.
+    history = ChatHistory([
+        ChatMessageContent("assistant", items=[FunctionCallContent("t1", "w", "{}")]),
+        ChatMessageContent("tool", items=[FunctionResultContent(
+            "t1", [TextContent("a"), TextContent("b")], name="w")]),
+    ])
+    payload, notes = _caught(lambda: gemini.to_payload(history))
+    assert payload["contents"][1] == {"role": "user", "parts": [{"function_response": {
+        "id": "t1", "name": "w", "response": {"result": "a\nb"}}}]}
+    assert notes == [
+        "messages[1].items[0].result: dropped: Gemini cannot carry a result's several texts "
+        "apart (joined by line breaks: a response holds one value)"]
+    with pytest.raises(UnsupportedContentError):
+        gemini.to_payload(history, on_unsupported="error")

@@ -863,6 +863,12 @@ def _result_part(
         if kept is not None:
             body["response"] = kept
         elif texts:
+            if len(texts) > 1:  # read back, the result is one text
+                what = (
+                    "a result's several texts apart (joined by line breaks: a response holds "
+                    "one value)"
+                )
+                unsupported_field(on_unsupported, FORMAT, f"{path}.result", what)
             body["response"] = _response("\n".join(texts), item.is_error, hints)
         elif not hints.get("no_response"):
             body["response"] = {"error": None} if item.is_error else {}
