@@ -124,12 +124,19 @@ def transform(job: Job, payload: Any) -> tuple[str, str | None, list[str]]:
         return source, None, read_notes
     validation.give_max_tokens(history, payload, job.max_tokens)
     validation.check_batch_model(payload, history, job.target)
-    request = documents.is_request(body) or history.options is not None
+    # A results line's body is a reply, written as the target's payload even when it reads
+    # as a request (an Anthropic {"messages": [...]} payload is a Chat request's shape too).
+    request = (documents.is_request(body) or history.options is not None) and (
+        documents.kind_of(payload) not in _RESULT_LINES
+    )
     text, notes = dump(job, history, request=request, wrap=unwrapped.wrap)
     return source, text, read_notes + notes
 
 
 _RESULT_FORMATS = {"anthropic_batch_result": "anthropic", "gemini_batch_result": "gemini"}
+
+_RESULT_LINES = frozenset(("batch_output", *_RESULT_FORMATS))
+"""The kinds of Batch results lines: each holds a reply."""
 
 
 def result_format(line: Any) -> str:

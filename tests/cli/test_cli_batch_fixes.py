@@ -352,3 +352,18 @@ def test_validate_with_format_still_names_the_envelope_it_cannot_read(tmp_path: 
     done = run("validate", "in.jsonl", "--format", "gemini", cwd=tmp_path)
     assert done.status == 1
     assert done.stdout.splitlines()[0].startswith("line 1: ")
+
+
+def test_a_results_line_reply_has_one_shape_whatever_path_it_came(tmp_path: Path) -> None:
+    # What was seen: gemini -> openai-chat gave {"response": [message]}, but gemini ->
+    # anthropic -> openai-chat {"response": {"messages": [message]}}: the Anthropic payload
+    # {"messages": [...]} read as a request body and was written as the target's request.
+    (tmp_path / "g.jsonl").write_text(GEMINI_RESULT + "\n")
+    direct = run("convert", "g.jsonl", "--to", "openai-chat", "-q", cwd=tmp_path)
+    assert run("convert", "g.jsonl", "--to", "anthropic", "-q", "-o", "a.jsonl",
+               cwd=tmp_path).status == 0
+    assert json.loads((tmp_path / "a.jsonl").read_text()) == {
+        "key": "g0", "response": {"messages": [{"role": "assistant", "content": "Hello"}]}}
+    through = run("convert", "a.jsonl", "--to", "openai-chat", "-q", cwd=tmp_path)
+    expected = {"key": "g0", "response": [{"role": "assistant", "content": "Hello"}]}
+    assert json.loads(direct.stdout) == json.loads(through.stdout) == expected

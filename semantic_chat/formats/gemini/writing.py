@@ -863,13 +863,7 @@ def _result_part(
         if kept is not None:
             body["response"] = kept
         elif texts:
-            if len(texts) > 1:  # read back, the result is one text
-                what = (
-                    "a result's several texts apart (joined by line breaks: a response holds "
-                    "one value)"
-                )
-                unsupported_field(on_unsupported, FORMAT, f"{path}.result", what)
-            body["response"] = _response("\n".join(texts), item.is_error, hints)
+            body["response"] = _texts_response(texts, item.is_error, hints, path, on_unsupported)
         elif not hints.get("no_response"):
             body["response"] = {"error": None} if item.is_error else {}
     else:
@@ -907,6 +901,20 @@ def _kept_response(
     if len(texts) != 1:
         return None
     return kept if texts[0] == compact_json(value, f"{path}.metadata") else None
+
+
+def _texts_response(
+    texts: list[str],
+    is_error: bool,
+    hints: dict[str, Any],
+    path: str,
+    on_unsupported: OnUnsupported | None,
+) -> dict[str, Any]:
+    """The ``response`` of a result's texts: one value, their lines joined (reported)."""
+    if len(texts) > 1:  # read back, the result is one text
+        what = "a result's several texts apart (joined by line breaks: a response holds one value)"
+        unsupported_field(on_unsupported, FORMAT, f"{path}.result", what)
+    return _response("\n".join(texts), is_error, hints)
 
 
 def _response(value: Any, is_error: bool, hints: dict[str, Any]) -> dict[str, Any]:
