@@ -237,6 +237,14 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
     def __len__(self) -> int:
         return len(self._messages)
 
+    def __copy__(self) -> ChatHistory:
+        """A new history of the same messages, as ``history[:]`` (a list's shallow copy).
+
+        Adding to or removing from the copy leaves this history as it is; the messages
+        themselves are shared (``copy.deepcopy`` copies them too).
+        """
+        return self[:]
+
     def __iter__(self) -> Iterator[ChatMessageContent]:
         return iter(self._messages)
 

@@ -15,6 +15,7 @@ from semantic_chat import (
     ChatHistory,
     ChatMessageContent,
     ChatMessageList,
+    ChatOptions,
     FunctionResultContent,
     ImageContent,
     InvalidTypeError,
@@ -756,3 +757,15 @@ def test_messages_assigned_none_means_no_messages_and_a_non_list_is_refused() ->
     with pytest.raises(InvalidTypeError) as info:
         ChatHistory(5)  # type: ignore[arg-type]
     assert str(info.value) == "messages: expected a list of messages, got int"
+
+
+def test_a_shallow_copy_is_a_new_history_of_the_same_messages() -> None:
+    # What was seen: after c = copy.copy(h); c.add_user_message("b"), h had the message too.
+    history = ChatHistory(system_message="s", options=ChatOptions(model="m"))
+    history.add_user_message("a")
+    copied = copy.copy(history)
+    copied.add_user_message("b")
+    assert [message.text for message in history] == ["s", "a"]
+    assert [message.text for message in copied] == ["s", "a", "b"]
+    assert copied[0] is history[0]  # the messages are shared, as a list's copy shares them
+    assert copied.options is history.options
