@@ -28,6 +28,7 @@ from .request_fields import is_anthropic_tool
 __all__ = [
     "ENDPOINTS",
     "KIND_NAMES",
+    "OWN_DOCUMENT",
     "Kind",
     "Unwrapped",
     "holds_list_reply",
@@ -265,6 +266,20 @@ def refuse_stream(payload: Any) -> None:
 def is_own_document(value: Any) -> bool:
     """Whether ``value`` is this library's own JSON (``{"version", "messages"}``)."""
     return type(value) is dict and "version" in value and "messages" in value
+
+
+OWN_DOCUMENT = "this library's own JSON (read it with from_json, or as format 'semantic-chat')"
+"""This library's own document in words, for an error that says what a reader got instead."""
+
+
+def refuse_own_document(document: Any, path: str, expected: str) -> None:
+    """Refuse this library's own JSON where a provider's document is expected, naming it.
+
+    Raises:
+        FormatError: ``document`` is one (`is_own_document`), at ``path``.
+    """
+    if is_own_document(document):
+        raise FormatError.mismatch(path, expected, OWN_DOCUMENT)
 
 
 def is_request(document: Any) -> bool:

@@ -211,3 +211,25 @@ def test_every_reader_refuses_a_recorded_stream_named(
     with pytest.raises(FormatError) as info:
         formats.get(reader).from_payload(events)
     assert str(info.value) == f"this is a stream of {api} {ACCUMULATE}"
+
+
+OWN = ("this library's own JSON (read it with from_json, or as format 'semantic-chat')")
+
+
+@pytest.mark.parametrize(("reader", "where"), [
+    ("openai-chat", "messages: expected a list of messages or a Chat Completions document"),
+    ("openai-responses", "input: expected a string or a list of items or a Responses document"),
+    ("anthropic", "messages: expected a list of messages or an Anthropic Messages document"),
+    ("gemini", "contents: expected a list of contents or a Gemini document"),
+    ("sk-python", "expected a Semantic Kernel history ({'messages': [...]})"),
+    ("sk-dotnet", "expected a JSON array of ChatMessageContent objects"),
+])
+def test_each_provider_reader_names_this_librarys_own_json(reader, where):
+    # What was seen: sk_python.from_payload(json.loads(to_json(history))) said
+    # "messages[0].items[0].content_type: expected a str, got NoneType", and openai_chat
+    # "messages: expected a list of messages, got dict", naming neither the document.
+    document = {"version": 1, "messages": [
+        {"role": "user", "items": [{"type": "text", "text": "hi"}]}]}
+    with pytest.raises(FormatError) as raised:
+        formats.get(reader).from_payload(document)
+    assert str(raised.value) == f"{where}, got {OWN}"

@@ -115,6 +115,8 @@ def from_payload(payload: Any) -> ChatHistory:
     document = as_plain(payload, "") if not isinstance(payload, (str, bytes)) else payload
     documents.refuse_stream(document)  # one event of a stream, saved alone
     kind = documents.kind_of(document)
+    expected = "a list of messages or an Anthropic Messages document"
+    documents.refuse_own_document(document, "messages", expected)
     if kind in ("anthropic_batch", "anthropic_batch_result", "batch_input", "batch_output"):
         history: ChatHistory = documents.read_enveloped(document, from_payload)
         return history
@@ -126,7 +128,6 @@ def from_payload(payload: Any) -> ChatHistory:
         return new_history([reading.from_response(document)])
     if kind is None:
         return reading.from_payload(document)  # refuses it as it refuses any non-list
-    expected = "a list of messages or an Anthropic Messages document"
     raise FormatError.mismatch("messages", expected, documents.KIND_NAMES[kind])
 
 

@@ -180,12 +180,12 @@ def from_payload(payload: Any) -> ChatHistory:
         return from_request(document)
     if kind == "gemini_response":
         return new_history([reading.from_response(document)])
+    expected = "a list of contents or a Gemini document"
     if kind is None:
         documents.refuse_stream(document)  # one event of another API's stream, saved alone
+        documents.refuse_own_document(document, "contents", expected)
         return reading.from_payload(document)  # refuses it as it refuses any non-list
-    raise FormatError.mismatch(
-        "contents", "a list of contents or a Gemini document", documents.KIND_NAMES[kind]
-    )
+    raise FormatError.mismatch("contents", expected, documents.KIND_NAMES[kind])
 
 
 def _read_reply(body: Any) -> ChatHistory:

@@ -59,11 +59,11 @@ def from_payload(payload: Any) -> ChatHistory:
         return from_request(document)
     if kind == "chat_response":
         return new_history([reading.from_response(document)])
+    expected = "a list of messages or a Chat Completions document"
     if kind is None:
+        documents.refuse_own_document(document, "messages", expected)
         return reading.from_payload(document)  # refuses it as it refuses any non-list
-    raise FormatError.mismatch(
-        "messages", "a list of messages or a Chat Completions document", documents.KIND_NAMES[kind]
-    )
+    raise FormatError.mismatch("messages", expected, documents.KIND_NAMES[kind])
 
 
 def from_request(body: Any) -> ChatHistory:

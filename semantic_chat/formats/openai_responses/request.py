@@ -59,11 +59,11 @@ def from_payload(payload: Any, instructions: str | None = None) -> ChatHistory:
         return from_request(document)
     if kind == "responses_response":
         return new_history([reading.from_response(document)])
+    expected = "a string or a list of items or a Responses document"
     if kind is None:
+        documents.refuse_own_document(document, "input", expected)
         return reading.from_payload(document)  # refuses it as it refuses any non-list
-    raise FormatError.mismatch(
-        "input", "a string or a list of items or a Responses document", documents.KIND_NAMES[kind]
-    )
+    raise FormatError.mismatch("input", expected, documents.KIND_NAMES[kind])
 
 
 def from_request(request: Any) -> ChatHistory:

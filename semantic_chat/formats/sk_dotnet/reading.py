@@ -27,6 +27,7 @@ from ...errors import FormatError, InvalidValueError, SemanticChatError, describ
 from ...history import ChatHistory
 from ...media import check_base64
 from ...message import ChatMessageContent
+from .. import documents
 from ..wire import require, set_hints
 from .shared import DISCRIMINATORS, HINTS, NOT_METADATA, TYPE, codecs, mime_hint
 
@@ -66,9 +67,9 @@ def from_payload(payload: Any) -> ChatHistory:
             breaks .NET's shape; the message names the place (``[2].Items[0].$type``).
     """
     if type(payload) is not list:
-        raise FormatError.mismatch(
-            "", "a JSON array of ChatMessageContent objects", describe_type(payload)
-        )
+        expected = "a JSON array of ChatMessageContent objects"
+        documents.refuse_own_document(payload, "", expected)
+        raise FormatError.mismatch("", expected, describe_type(payload))
     return ChatHistory(
         [read_message(message, f"[{index}]") for index, message in enumerate(payload)]
     )

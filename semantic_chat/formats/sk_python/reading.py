@@ -28,6 +28,7 @@ from ...errors import FormatError, SemanticChatError, describe_type
 from ...history import ChatHistory
 from ...labels import FinishReason
 from ...message import ChatMessageContent
+from .. import documents
 from .shared import (
     CONTENT_TYPES,
     HINTS,
@@ -93,6 +94,9 @@ def from_payload(payload: Any) -> ChatHistory:
         raise FormatError.mismatch(
             "", "a Semantic Kernel history ({'messages': [...]})", describe_type(payload)
         )
+    documents.refuse_own_document(
+        payload, "", "a Semantic Kernel history ({'messages': [...]})"
+    )
     messages = payload.get("messages", [])
     if type(messages) is not list:
         raise FormatError.mismatch("messages", "a list", describe_type(messages))
