@@ -266,10 +266,10 @@ def _result_value(value: Any) -> Any:
     (a `ChatMessageContent` too, whose private fields are no result) is left for
     `FunctionResultContent` to refuse at its path.
     """
+    if isinstance(value, enum.Enum):  # first: an IntEnum is an int, a StrEnum a str
+        return _result_value(value.value)
     if value is None or isinstance(value, (str, bool, int, float, KernelContent)):
         return value
-    if isinstance(value, enum.Enum):
-        return _result_value(value.value)
     if isinstance(value, (list, tuple)):
         if any(isinstance(element, KernelContent) for element in value):
             return list(value)

@@ -976,3 +976,33 @@ def test_any_arguments_reach_a_free_form_tool_as_sent(arguments, as_text):
     sent = json.dumps(arguments) if as_text else arguments
     result = tools.invoke(call("record", sent))
     assert result == FunctionResultContent("call_1", arguments, name="record")
+
+
+class _Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+class _Mode(enum.StrEnum):
+    FAST = "fast"
+
+
+class _Perm(enum.IntFlag):
+    R = 4
+    W = 2
+
+
+@pytest.mark.parametrize(("returned", "expected"), [
+    (_Level.HIGH, 2), (_Perm.R | _Perm.W, 6), (_Mode.FAST, "fast"),
+    ({"level": _Level.LOW, "modes": [_Mode.FAST]}, {"level": 1, "modes": ["fast"]}),
+])
+def test_an_int_or_str_enum_a_tool_returns_is_its_value(returned: Any, expected: Any) -> None:
+    # What was seen: an IntEnum or IntFlag member became an error result, "level (call c1)
+    # returned what a result cannot hold: result: Level is not a JSON value".
+    def level() -> Any:
+        """The level."""
+        return returned
+
+    result = ToolSet([level]).invoke(FunctionCallContent("c1", "level", "{}"))
+    assert (result.is_error, result.result) == (False, expected)
+    assert type(result.result) is type(expected)
