@@ -13,6 +13,7 @@ Pure index arithmetic in one pass over the messages; `trim` and `reduce` cut onl
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from ..contents import FunctionCallContent, FunctionResultContent
@@ -96,21 +97,31 @@ def spans_from_end(
     the end of the instructions at the top, which hold no calls).
     """
     waiting: set[str] = set()  # call ids of results after the walk whose calls are not found
+    # The names of results without a call id (answering the call of that name) still waiting,
+    # with how many wait.
+    by_name: Counter[str] = Counter()
     stop = len(messages)
     index = stop - 1
     while index >= low:
         answered: list[str] = []  # this message's results wait for calls before it
+        named: list[str] = []
         for item in messages[index].items:
             if isinstance(item, FunctionCallContent):
-                if item.id is not None:
+                if item.id is not None and item.id in waiting:
                     waiting.discard(item.id)
-            elif isinstance(item, FunctionResultContent) and item.call_id is not None:
-                answered.append(item.call_id)
+                elif by_name[item.name] > 0:
+                    by_name[item.name] -= 1
+            elif isinstance(item, FunctionResultContent):
+                if item.call_id is not None:
+                    answered.append(item.call_id)
+                elif item.name is not None:
+                    named.append(item.name)
         waiting.update(answered)
-        if not waiting:
+        by_name.update(named)
+        if not waiting and not +by_name:
             yield index, stop
             stop = index
         index -= 1
-    if waiting:  # orphans: split what is left the forward way
+    if waiting or +by_name:  # orphans: split what is left the forward way
         for start, end in reversed(spans(messages[low:stop])):
             yield low + start, low + end

@@ -26,6 +26,7 @@ from semantic_chat.history_ops import (
     reduce,
     spans,
     trim,
+    validate,
 )
 from semantic_chat.history_ops.units import spans_from_end
 from semantic_chat.options import ChatOptions
@@ -907,3 +908,45 @@ def test_reduce_keeps_pairs_and_a_suffix_after_the_first_instruction(
     if body:
         assert body == list(range(body[0], len(source)))
         assert source[body[0]].role != AuthorRole.TOOL or body[0] == 0
+
+
+def test_trim_keeps_a_result_answering_by_name_with_its_call() -> None:
+    # What was seen: trim(h, max_messages=3) kept ['user', 'tool', 'assistant'], the result
+    # (no call id, name "weather") without its call: spans_from_end paired results by id only.
+    history = ChatHistory()
+    history.add_user_message("Weather in Paris?")
+    history.add_assistant_message(items=[FunctionCallContent("c1", "weather", "{}")])
+    history.add_user_message("Hurry up please.")
+    history.append(ChatMessageContent("tool", items=[
+        FunctionResultContent(None, "18 C", name="weather")]))
+    history.add_assistant_message("It is 18 C.")
+    assert spans(history) == [(0, 1), (1, 4), (4, 5)]
+    assert list(spans_from_end(history)) == [(4, 5), (1, 4), (0, 1)]
+    assert [str(m.role) for m in trim(history, max_messages=3)] == []
+    assert len(trim(history, max_messages=5)) == 5
+
+
+@st.composite
+def _by_name(draw: st.DrawFn) -> list[ChatMessageContent]:
+    """Turns of calls answered by name (no call id), some with a user message between."""
+    messages = [ChatMessageContent("user", "go")]
+    for turn in range(draw(st.integers(1, 4))):
+        names = draw(st.lists(st.sampled_from(["a", "b"]), min_size=1, max_size=3))
+        messages.append(ChatMessageContent("assistant", items=[
+            FunctionCallContent(f"c{turn}-{k}", name, "{}") for k, name in enumerate(names)]))
+        if draw(st.booleans()):
+            messages.append(ChatMessageContent("user", "meanwhile"))
+        answered = draw(st.permutations(names))
+        messages.append(ChatMessageContent("tool", items=[
+            FunctionResultContent(None, "ok", name=name) for name in answered]))
+        messages.append(ChatMessageContent("assistant", "done"))
+    return messages
+
+
+@given(_by_name(), st.integers(1, 12))
+def test_spans_from_end_pair_results_by_name_as_spans_does(
+    source: list[ChatMessageContent], budget: int
+) -> None:
+    assert list(spans_from_end(source)) == spans(source)[::-1]
+    kept = trim(ChatHistory(source), max_messages=budget)
+    assert not [problem for problem in validate(kept) if "no earlier call" in problem.message]
