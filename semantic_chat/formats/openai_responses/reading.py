@@ -256,7 +256,10 @@ class _Reader:
             require(item, "name", str, path),
             require(item, argument_key, str, path),
         )
-        _keep(call, item, ("type", "call_id", "name", argument_key), "fields")
+        # ``parsed_arguments``: the SDK's parse of the arguments (``responses.parse()``),
+        # which no input item has: dropped, so a ParsedResponse reads as its Response.
+        _keep(call, item, ("type", "call_id", "name", argument_key, "parsed_arguments"),
+              "fields")
         if kind == "custom_tool_call":
             call.metadata[CHAT_HINTS] = {"custom": True}
         self.call_names[call.id or ""] = call.name
@@ -348,13 +351,18 @@ def _read_text(part: dict[str, Any], kind: str, path: str) -> tuple[TextContent,
     """A text part, an ``output_text``'s annotations read as the item's citations."""
     item = TextContent(require(part, "text", str, path))
     annotations = part.get("annotations")
-    if kind != "output_text" or not isinstance(annotations, list):
-        return item, ("type", "text")  # anything else under "annotations" stays a hint
+    # An output_text's ``parsed`` (the SDK's parse of a structured output, from
+    # ``responses.parse()``) is no input part's: dropped, so a ParsedResponse reads as its
+    # Response.
+    if kind != "output_text":
+        return item, ("type", "text")
+    if not isinstance(annotations, list):
+        return item, ("type", "text", "parsed")  # anything else under "annotations": a hint
     item.citations = [
         read_annotation(annotation, f"{path}.annotations[{index}]")
         for index, annotation in enumerate(annotations)
     ]
-    return item, ("type", "text", "annotations")
+    return item, ("type", "text", "annotations", "parsed")
 
 
 def _read_file(part: dict[str, Any], path: str) -> tuple[FileContent, tuple[str, ...]]:
