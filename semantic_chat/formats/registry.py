@@ -68,7 +68,8 @@ def get(name: str) -> WireFormat:
 def detect(payload: Any) -> str:
     """Return the name of the format ``payload`` is most surely in.
 
-    ``payload`` is a parsed value, or a provider SDK object (read as its ``model_dump``). A
+    ``payload`` is a parsed value, or a provider SDK object (read as its ``model_dump``, as
+    are SDK objects in a list). A
     ``str`` is a Responses input of that text, unless it is JSON text: that is refused, as
     the caller most likely meant the value it holds (parse it first, or name the format).
     A list of stream events or chunks is refused, named, before any format scores it.
@@ -81,6 +82,9 @@ def detect(payload: Any) -> str:
         _refuse_json_text(payload)
     elif not isinstance(payload, (dict, list)) and hasattr(payload, "model_dump"):
         payload = as_plain(payload, "")
+    elif isinstance(payload, list) and any(hasattr(each, "model_dump") for each in payload):
+        # SDK objects in a list (``input += response.output``), scored as their dumps
+        payload = [as_plain(each) if hasattr(each, "model_dump") else each for each in payload]
     refuse_stream(payload)  # its events score as Responses items
     scalar = _JSON_SCALARS.get(type(payload))
     if scalar is not None:  # no format reads it: naming one would not help

@@ -67,3 +67,22 @@ def test_a_pasted_parsed_output_in_a_request_drops_them_too() -> None:
         output = _parsed().model_dump(mode="json")["output"]
     history = openai_responses.from_payload([{"role": "user", "content": "Weather?"}, *output])
     assert "parsed" not in json.dumps(openai_responses.to_payload(history))
+
+
+def test_a_list_holding_sdk_output_items_is_detected_and_converted() -> None:
+    # What was seen: convert([user, *response.output, output], target="anthropic") said
+    # "cannot tell the format of this list: pass the source format", though detect(response)
+    # and detect of the dumped list both say openai-responses.
+    from semantic_chat import formats
+
+    response = Response.model_validate(RAW)
+    conversation = [{"role": "user", "content": "Weather in Paris?"}, *response.output[:1],
+                    {"type": "function_call_output", "call_id": "call_1", "output": "18 C"}]
+    assert formats.detect(conversation) == "openai-responses"
+    assert formats.convert(conversation, target="anthropic") == {"messages": [
+        {"role": "user", "content": "Weather in Paris?"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "call_1",
+                                           "name": "get_weather", "input": {"city": "Paris"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_1",
+                                      "content": "18 C"}]},
+    ]}
