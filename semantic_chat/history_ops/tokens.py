@@ -85,12 +85,16 @@ def count_tokens(
     is `count_tokens_approximately`.
 
     Raises:
-        InvalidTypeError: the counter returned something other than an ``int`` (the message
-            names the message's index: ``messages[3]``).
+        InvalidTypeError: an element is not a message, or the counter returned something
+            other than an ``int`` (the message names the message's index: ``messages[3]``).
     """
     counter = count_tokens_approximately if token_counter is None else token_counter
     total = overhead_of(counter)
     for index, message in enumerate(messages):
+        if not isinstance(message, ChatMessageContent):
+            raise InvalidTypeError.mismatch(
+                f"messages[{index}]", "a ChatMessageContent", describe_type(message)
+            )
         total += checked_count(counter(message), index)
     return total
 

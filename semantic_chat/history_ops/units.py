@@ -14,9 +14,11 @@ Pure index arithmetic in one pass over the messages; `trim` and `reduce` cut onl
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from ..contents import FunctionCallContent, FunctionResultContent
+from ..errors import InvalidTypeError, describe_type
+from ..history import ChatHistory
 from ..message import ChatMessageContent
 
 __all__ = ["span_ends", "spans", "spans_from_end"]
@@ -69,7 +71,12 @@ def spans(messages: Sequence[ChatMessageContent]) -> list[tuple[int, int]]:
     >>> _ = history.add_assistant_message("18 C and sunny.")
     >>> spans(history)
     [(0, 1), (1, 2), (2, 4), (4, 5)]
+
+    Raises:
+        InvalidTypeError: an element is not a message (``messages[1]: expected a
+            ChatMessageContent, got str``).
     """
+    check_messages(messages)
     ends = span_ends(messages)
     found: list[tuple[int, int]] = []
     start = 0
@@ -82,6 +89,21 @@ def spans(messages: Sequence[ChatMessageContent]) -> list[tuple[int, int]]:
     if ends:
         found.append((start, len(ends)))
     return found
+
+
+def check_messages(messages: Iterable[object]) -> None:
+    """Refuse, at its index, an element that is not a message (a history's are).
+
+    Raises:
+        InvalidTypeError: ``messages[i]: expected a ChatMessageContent, got str``.
+    """
+    if isinstance(messages, ChatHistory):
+        return
+    for index, message in enumerate(messages):
+        if not isinstance(message, ChatMessageContent):
+            raise InvalidTypeError.mismatch(
+                f"messages[{index}]", "a ChatMessageContent", describe_type(message)
+            )
 
 
 def spans_from_end(
@@ -105,7 +127,12 @@ def spans_from_end(
     while index >= low:
         answered: list[str] = []  # this message's results wait for calls before it
         named: list[str] = []
-        for item in messages[index].items:
+        message = messages[index]
+        if not isinstance(message, ChatMessageContent):  # checked as it is met: lazily
+            raise InvalidTypeError.mismatch(
+                f"messages[{index}]", "a ChatMessageContent", describe_type(message)
+            )
+        for item in message.items:
             if isinstance(item, FunctionCallContent):
                 if item.id is not None and item.id in waiting:
                     waiting.discard(item.id)

@@ -950,3 +950,12 @@ def test_spans_from_end_pair_results_by_name_as_spans_does(
     assert list(spans_from_end(source)) == spans(source)[::-1]
     kept = trim(ChatHistory(source), max_messages=budget)
     assert not [problem for problem in validate(kept) if "no earlier call" in problem.message]
+
+
+@pytest.mark.parametrize("operation", [spans, count_tokens, lambda m: list(spans_from_end(m))])
+def test_a_non_message_is_refused_at_its_index(operation) -> None:
+    # What was seen: spans and count_tokens raised "AttributeError: 'str' object has no
+    # attribute 'items'" where trim says where the non-message is.
+    with pytest.raises(InvalidTypeError) as raised:
+        operation([ChatMessageContent("user", "hi"), "hello"])
+    assert str(raised.value) == "messages[1]: expected a ChatMessageContent, got str"
