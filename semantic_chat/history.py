@@ -355,11 +355,13 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
         max_workers: int | None = None,
         timeout: float | None = None,
     ) -> ChatMessageContent:
-        """Call the last assistant message's function calls; append and return the results.
+        """Call the last assistant message's function calls; add and return the results.
 
-        The tool message appended holds one `FunctionResultContent` per call, in call order
+        The tool message added holds one `FunctionResultContent` per call, in call order
         (see `semantic_chat.tools.collect.call_tools` for ``parallel``, ``max_workers`` and
-        ``timeout``).
+        ``timeout``). It goes right after the calls' message: appended, unless messages came
+        since (a user's typed while the tool ran), which it then goes before, as every
+        provider wants a call's results right after it.
 
         Raises:
             InvalidValueError: the history has no assistant message, its last one has no
@@ -368,11 +370,12 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
         """
         from .tools.collect import call_tools  # noqa: PLC0415 - the model does not need tools
 
-        message = self._unanswered_calls()
+        at = self._unanswered_calls()
         results = call_tools(
-            message, toolset, parallel=parallel, max_workers=max_workers, timeout=timeout
+            self._messages[at], toolset, parallel=parallel, max_workers=max_workers,
+            timeout=timeout,
         )
-        return self.add_message(results)
+        return self._add_results(at, results)
 
     async def acall_tools(
         self,
@@ -391,14 +394,22 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
         """
         from .tools.collect import acall_tools  # noqa: PLC0415 - see `call_tools`
 
-        message = self._unanswered_calls()
+        at = self._unanswered_calls()
         results = await acall_tools(
-            message, toolset, parallel=parallel, max_workers=max_workers, timeout=timeout
+            self._messages[at], toolset, parallel=parallel, max_workers=max_workers,
+            timeout=timeout,
         )
-        return self.add_message(results)
+        return self._add_results(at, results)
 
-    def _unanswered_calls(self) -> ChatMessageContent:
-        """The last assistant message, checked to have calls no later message answers yet."""
+    def _add_results(self, at: int, results: ChatMessageContent) -> ChatMessageContent:
+        """Put the results of ``messages[at]``'s calls right after it; return them."""
+        if at == len(self._messages) - 1:
+            return self.add_message(results)
+        self.insert(at + 1, results)
+        return results
+
+    def _unanswered_calls(self) -> int:
+        """The last assistant message's index, checked: it has calls no later message answers."""
         messages = self._messages
         last = next(
             (i for i in range(len(messages) - 1, -1, -1)
@@ -424,7 +435,7 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
                         f"already answers call {answered!r} of messages[{last}]",
                         path=f"messages[{i}].items[{j}]",
                     )
-        return messages[last]
+        return last
 
     def to_prompt(self) -> str:
         """Write the history as Semantic Kernel's XML prompt (`semantic_chat.prompt.sk_xml`).

@@ -30,6 +30,7 @@ from semantic_chat import (
     TextContent,
 )
 from semantic_chat.formats import anthropic, gemini, openai_chat
+from semantic_chat.history_ops import validate
 from semantic_chat.tools.collect import acall_tools, call_tools
 from semantic_chat.tools.toolset import ToolSet
 
@@ -425,9 +426,14 @@ def test_history_call_tools_takes_the_last_assistant_message_after_a_user_note()
     history.add_tool_message(2, call_id="call_1")
     history.add_assistant_message(items=[call("call_2", "add", '{"a": 2, "b": 2}')])
     history.add_user_message("(the user types while the tool runs)")
-    appended = history.call_tools(TOOLS)
-    assert appended.items == [FunctionResultContent("call_2", 4, name="add")]
-    assert history[-1] is appended
+    added = history.call_tools(TOOLS)
+    assert added.items == [FunctionResultContent("call_2", 4, name="add")]
+    # Right after its calls, before the note: appended after it, the results were away from
+    # their calls, which validate reports and every provider refuses.
+    assert history[3] is added
+    assert [str(message.role) for message in history] == [
+        "assistant", "tool", "assistant", "tool", "user"]
+    assert validate(history) == []
 
 
 # --- bad input, located ------------------------------------------------------------------------
