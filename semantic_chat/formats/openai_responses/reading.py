@@ -280,18 +280,44 @@ def _read_reasoning(item: dict[str, Any], path: str) -> ReasoningContent:
         texts.append(part["text"])
         simple = simple and part.get("type") == "summary_text" and len(part) == 2
     encrypted = item.get("encrypted_content")
+    reasoning_texts = reasoning_text_of(item) if not texts else None
     reasoning = ReasoningContent(
-        "\n\n".join(texts),
+        "\n\n".join(texts) if reasoning_texts is None else reasoning_texts,
         encrypted=encrypted if isinstance(encrypted, str) else None,
         provider=OPAQUE_PROVIDER,
     )
     known = ["type", "summary"]
     if isinstance(encrypted, str):
         known.append("encrypted_content")
-    _keep(reasoning, item, tuple(known), "fields")
-    if not simple or len(texts) > 1 or texts == [""]:
+    _keep(reasoning, item, tuple(known), "fields")  # ``content`` too: written back as read
+    if reasoning_texts is not None:  # the text is the content's: the summary stays as read
+        hints = reasoning.metadata.setdefault(HINTS, {})
+        hints["summary"] = summary
+        hints["content"] = True
+    elif not simple or len(texts) > 1 or texts == [""]:
         reasoning.metadata.setdefault(HINTS, {})["summary"] = summary
     return reasoning
+
+
+def reasoning_text_of(item: dict[str, Any]) -> str | None:
+    """A reasoning item's ``content`` text (its ``reasoning_text`` parts joined), if it has one.
+
+    Models that show their reasoning (gpt-oss) send it there, with no summary; a reader
+    takes it as the item's text when the summary has none. ``None`` for a content that is
+    missing, empty or holds other parts.
+    """
+    content = item.get("content")
+    if not isinstance(content, list) or not content:
+        return None
+    texts = []
+    for part in content:
+        if type(part) is not dict or part.get("type") != "reasoning_text":
+            return None
+        text = part.get("text")
+        if not isinstance(text, str):
+            return None
+        texts.append(text)
+    return "".join(texts)
 
 
 def _read_part(part: dict[str, Any], path: str) -> KernelContent:

@@ -92,6 +92,7 @@ class _Stream:
         self.citations: dict[int, int] = {}  # how many annotations each block's events gave
         self.finished: set[int] = set()  # the items an output_item.done gave whole
         self.named: set[int] = set()  # the calls whose output_item.added gave their name
+        self.summarised: set[int] = set()  # reasoning whose summary streams: its content not
         self.saw_call = False
 
     def read(
@@ -139,7 +140,11 @@ class _Stream:
             fragment = StreamingTextContent(delta, index=block)
         elif kind == "response.refusal.delta":
             fragment = StreamingRefusalContent(delta, index=block)
-        elif kind == "response.reasoning_summary_text.delta":
+        elif kind == "response.reasoning_summary_text.delta" or (
+            kind == "response.reasoning_text.delta" and block not in self.summarised
+        ):  # a reasoning item's text: its summary's, else its content's (gpt-oss)
+            if kind == "response.reasoning_summary_text.delta" and block is not None:
+                self.summarised.add(block)
             fragment = StreamingReasoningContent(delta, provider=OPAQUE_PROVIDER, index=block)
         elif kind in (
             "response.function_call_arguments.delta", "response.custom_tool_call_input.delta"

@@ -38,6 +38,7 @@ from ..wire import (
     unsupported_field,
 )
 from .citations import write_annotations
+from .reading import reasoning_text_of
 from .shared import (
     CHAT_HINTS,
     FORMAT,
@@ -379,6 +380,9 @@ class _Writer:
         if item.encrypted is not None:
             written["encrypted_content"] = item.encrypted
         written.update(fields)
+        if hints.get("content") and reasoning_text_of(written) != item.text:
+            # the text was the content's, and it changed since: the content is the text now
+            written["content"] = [{"type": "reasoning_text", "text": item.text}]
         self._flush()
         self.payload.append(written)
 
