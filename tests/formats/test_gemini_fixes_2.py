@@ -271,3 +271,19 @@ def test_a_results_several_texts_are_joined_with_a_warning() -> None:
         "apart (joined by line breaks: a response holds one value)"]
     with pytest.raises(UnsupportedContentError):
         gemini.to_payload(history, on_unsupported="error")
+
+
+def test_an_image_item_of_a_pdfs_bytes_is_refused_as_the_other_writers_refuse_it() -> None:
+    # What was seen: ImageContent(data=<PDF bytes>) (its type sniffed as application/pdf) was
+    # sent as inline_data application/pdf and read back as a FileContent; the OpenAI and
+    # Anthropic writers refuse it, and the Gemini table says an image of another type is.
+    from semantic_chat import ImageContent
+
+    pdf = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+    history = ChatHistory([ChatMessageContent("user", items=[
+        TextContent("x"), ImageContent(data=pdf)])])
+    with pytest.raises(UnsupportedContentError) as raised:
+        gemini.to_payload(history)
+    assert str(raised.value) == (
+        "messages[0].items[1]: Gemini cannot carry image content of type application/pdf "
+        "(PNG, JPEG, WebP, HEIC or HEIF only) (pass on_unsupported='warn' to leave it out)")

@@ -961,7 +961,9 @@ def _media_part(
         mime_type = sent_mime_type(mime_type)
     elif uri is not None and isinstance(item, (ImageContent, AudioContent)):
         mime_type = _kind_from_uri(item, path, on_unsupported)
-    if mime_type is not None and mime_type[:6] == "image/" and mime_type not in IMAGE_TYPES:
+    if mime_type is not None and mime_type not in IMAGE_TYPES and (
+        mime_type[:6] == "image/" or isinstance(item, ImageContent)  # an image of a PDF's bytes
+    ):
         why = f"of type {mime_type} (PNG, JPEG, WebP, HEIC or HEIF only)"
         unsupported(on_unsupported, FORMAT, path, item, why)
         return None
