@@ -353,3 +353,21 @@ def test_chat_still_writes_a_legacy_function_message_when_no_tool_call_awaits_it
     ])
     assert openai_chat.to_payload(legacy)[1] == {
         "role": "function", "name": "weather", "content": "18 C"}
+
+
+def test_chat_reports_a_refusal_that_moves_after_the_content() -> None:
+    # What was seen: [RefusalContent, TextContent] was written as content and refusal, and
+    # read back as [TextContent, RefusalContent], without a word.
+    from semantic_chat import RefusalContent
+
+    history = ChatHistory([ChatMessageContent("assistant", items=[
+        RefusalContent("I can't help with that."), TextContent("But here is a tip.")])])
+    payload, notes = _written(openai_chat.to_payload, history)
+    assert payload == [{"role": "assistant", "content": "But here is a tip.",
+                        "refusal": "I can't help with that."}]
+    assert notes == [
+        "messages[0].items[0]: dropped: OpenAI Chat Completions cannot carry a refusal's place "
+        "before the content after it (the refusal is read last)"]
+    in_order = ChatHistory([ChatMessageContent("assistant", items=[
+        TextContent("But here is a tip."), RefusalContent("I can't help with that.")])])
+    assert _written(openai_chat.to_payload, in_order)[1] == []

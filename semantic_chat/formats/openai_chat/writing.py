@@ -287,6 +287,10 @@ def _write_assistant(
     # Annotations index the texts joined: each text's spans move by the texts before it.
     offset = 0
     several = annotations is not None and sum(isinstance(it, TextContent) for _, it in items) > 1
+    moved = _refusal_before_content(items, as_parts)
+    if moved is not None:  # read back, the refusal follows the content
+        what = "a refusal's place before the content after it (the refusal is read last)"
+        unsupported_field(on_unsupported, FORMAT, f"{path}.items[{moved}]", what)
     for i, item in items:
         where = f"{path}.items[{i}]"
         encoded = codecs.encode(item, where)
@@ -334,6 +338,23 @@ def _write_assistant(
         written["tool_calls"] = calls
     if annotations is not None:
         written["annotations"] = annotations
+
+
+def _refusal_before_content(items: list[tuple[int, KernelContent]], as_parts: bool) -> int | None:
+    """The index of a refusal written to the message's ``refusal`` with content after it.
+
+    The message's ``refusal`` is read after its ``content``: such a refusal moves.
+    """
+    refused: int | None = None
+    for index, item in items:
+        if isinstance(item, RefusalContent):
+            if refused is None and not (as_parts and not get_hints(item, HINTS).get("key")):
+                refused = index
+        elif refused is not None and (
+            isinstance(item, TextContent) or codecs.encoder_for(item) is not None
+        ):
+            return refused
+    return None
 
 
 def _lost_citations(
