@@ -287,3 +287,18 @@ def test_an_image_item_of_a_pdfs_bytes_is_refused_as_the_other_writers_refuse_it
     assert str(raised.value) == (
         "messages[0].items[1]: Gemini cannot carry image content of type application/pdf "
         "(PNG, JPEG, WebP, HEIC or HEIF only) (pass on_unsupported='warn' to leave it out)")
+
+
+def test_a_binary_item_is_written_as_data_and_reported_as_it_reads_back_a_file() -> None:
+    # What was seen: a BinaryContent came back as a FileContent, not equal, without a word.
+    from semantic_chat import BinaryContent, FileContent
+
+    blob = BinaryContent(data=b"\x00\x01\x02", mime_type="application/octet-stream")
+    history = ChatHistory([ChatMessageContent("user", items=[TextContent("x"), blob])])
+    payload, notes = _caught(lambda: gemini.to_payload(history))
+    assert payload["contents"][0]["parts"][1] == {
+        "inline_data": {"mime_type": "application/octet-stream", "data": "AAEC"}}
+    assert notes == [
+        "messages[0].items[1]: dropped: Gemini cannot carry a binary item's kind (written as "
+        "data, it reads back as a FileContent)"]
+    assert type(gemini.from_payload(payload)[0].items[1]) is FileContent

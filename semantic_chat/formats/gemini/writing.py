@@ -661,6 +661,9 @@ def _write_item(  # noqa: PLR0917 - the writer's state, passed on
         part = _result_part(item, path, on_unsupported, keys, call_names)
     elif isinstance(item, BinaryContent):
         part = _media_part(item, path, on_unsupported, keys)
+        if part is not None and type(item) is BinaryContent:  # no kind of its own in Gemini
+            what = "a binary item's kind (written as data, it reads back as a FileContent)"
+            unsupported_field(on_unsupported, FORMAT, path, what)
     elif isinstance(item, UnknownContent):
         part = _unknown_part(item, path, on_unsupported, keys)
     else:
