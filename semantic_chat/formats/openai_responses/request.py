@@ -14,6 +14,7 @@ from typing import Any
 from ...errors import FormatError, describe_type
 from ...history import ChatHistory
 from ...message import ChatMessageContent
+from ...options import ChatOptions
 from ...trusted import new_history
 from .. import documents
 from ..request_fields import (
@@ -70,11 +71,12 @@ def from_request(request: Any) -> ChatHistory:
     """Read a ``responses.create`` request body.
 
     ``instructions`` become a leading system message (marked so that `to_request` puts them
-    back), ``input`` the messages; ``model``, ``tools``, ``tool_choice``,
-    ``parallel_tool_calls``, ``temperature``, ``top_p``, ``max_output_tokens`` (as
-    ``max_tokens``) and ``reasoning.effort`` (as ``reasoning_effort``) become
-    ``history.options``; every other field (``store``, ``include``, the rest of
-    ``reasoning`` ...) is kept in ``options.extra``.
+    back), ``input`` the messages (a request may have none: a stored ``prompt``'s, or one that
+    continues a ``previous_response_id``; it is written back without one); ``model``,
+    ``tools``, ``tool_choice``, ``parallel_tool_calls``, ``temperature``, ``top_p``,
+    ``max_output_tokens`` (as ``max_tokens``) and ``reasoning.effort`` (as
+    ``reasoning_effort``) become ``history.options``; every other field (``store``,
+    ``include``, the rest of ``reasoning`` ...) is kept in ``options.extra``.
 
     Raises:
         FormatError: the request or one of its items is malformed, a field holds the wrong
@@ -87,7 +89,9 @@ def from_request(request: Any) -> ChatHistory:
     instructions = body.get("instructions")
     if instructions is not None and not isinstance(instructions, str):
         raise FormatError.mismatch("request.instructions", "str", describe_type(instructions))
-    items = require(body, "input", (str, list), "request")
+    # No input: a stored prompt's request (``prompt``), or one that continues a conversation
+    # (``previous_response_id``, ``conversation``) with nothing new; none is written back.
+    items = require(body, "input", (str, list), "request") if "input" in body else []
     fields = {key: value for key, value in body.items() if key not in ("input", "instructions")}
     reasoning = fields.get("reasoning")
     if isinstance(reasoning, dict) and isinstance(reasoning.get("effort"), str):
@@ -98,6 +102,9 @@ def from_request(request: Any) -> ChatHistory:
             fields["reasoning"] = rest
     check_tool_names(fields.get("tools"))
     options = options_from(fields, _RENAMED)
+    if "input" not in body:
+        options = options if options is not None else ChatOptions()
+        options.metadata = {**(options.metadata or {}), HINTS: {"no_input": True}}
     history = reading.from_payload(items, instructions)
     history.options = options
     return history
@@ -133,7 +140,10 @@ def to_request(
     body.update(writing.to_request(history, on_unsupported=on_unsupported))
     if options is None:
         return body
-    report_options_metadata(options, HINTS, FORMAT, on_unsupported)
+    if report_options_metadata(options, HINTS, FORMAT, on_unsupported).get("no_input") and (
+        body.get("input") == []
+    ):
+        del body["input"]  # read without one, and still none
     write_tool_settings(body, options, False, FORMAT, on_unsupported)
     for name in ("temperature", "top_p"):
         value = getattr(options, name)
