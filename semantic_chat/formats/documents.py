@@ -201,14 +201,9 @@ def stream_of(payload: Any) -> str | None:
     first = payload[0]
     if "role" in first:  # a message (every reader of a list pays for this check: keep it first)
         return None
-    if first.get("object") == "chat.completion.chunk":
-        return "OpenAI Chat Completions"
-    kind = first.get("type")
-    if isinstance(kind, str):
-        if kind in _ANTHROPIC_EVENTS:
-            return "Anthropic Messages"
-        if kind.startswith(_RESPONSES_EVENT_PREFIX):
-            return "OpenAI Responses"
+    event = event_of(first)
+    if event is not None:
+        return event
     if isinstance(first.get("candidates"), list) or any(
         key in first for key in _GEMINI_PROMPT_FEEDBACK
     ):  # a Gemini response (`kind_of`'s test), as each streamed chunk is

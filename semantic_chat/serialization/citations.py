@@ -12,7 +12,7 @@ from ..contents.citation import (
     CitationWithUnknownKeys,
 )
 from ..errors import SemanticChatError, SerializationError, describe_type
-from .fields import Hook, split_newer_keys, write_unknown_keys
+from .fields import Hook, read_keeping_newer, write_unknown_keys
 
 __all__ = [
     "citations_reader",
@@ -112,13 +112,5 @@ def read_citation(data: Any, _: Any = None, *, strict: bool = True) -> Citation:
     """
     if type(data) is not dict:
         raise SerializationError.mismatch("", "a citation object", describe_type(data))
-    try:
-        if CITATION_KEYS.issuperset(data):
-            return Citation(**data)
-        # keys of a newer version: kept, or refused (strict)
-        known, unknown = split_newer_keys(data, CITATION_KEYS, strict, "citation field")
-        return CitationWithUnknownKeys(**known, unknown_keys=unknown)
-    except SerializationError:
-        raise
-    except SemanticChatError as error:
-        raise SerializationError(error.detail, path=error.path) from None
+    classes = (Citation, CitationWithUnknownKeys)
+    return read_keeping_newer(data, CITATION_KEYS, strict, "citation field", classes)

@@ -18,6 +18,7 @@ from ..contents import CONTENT_TYPES, KernelContent, UnknownContent
 from ..contents.binary import Base64Payload
 from ..errors import (
     InvalidValueError,
+    SemanticChatError,
     SerializationError,
     describe_type,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "primitive_reader",
     "read_json_list",
     "read_json_object",
+    "read_keeping_newer",
     "read_label",
     "read_label_fast",
     "read_newer_item",
@@ -356,6 +358,34 @@ def split_newer_keys(
             path=str(key),
         )
     return {key: value for key, value in data.items() if key in known}, unknown
+
+
+def read_keeping_newer(
+    data: dict[str, Any],
+    known: frozenset[str],
+    strict: bool,
+    what: str,
+    classes: tuple[Callable[..., _T], Callable[..., _T]],
+) -> _T:
+    """Build ``classes[0](**data)``; with keys of a newer version, ``classes[1]`` keeping them.
+
+    For options and citations, read alone or in a history: a newer key is kept in the
+    ``...WithUnknownKeys`` class's ``unknown_keys`` (or, ``strict``, refused).
+
+    Raises:
+        SerializationError: a newer key (``strict``) or a field of the wrong type, located
+            at it (``temperature``).
+    """
+    plain, newer = classes
+    try:
+        if known.issuperset(data):
+            return plain(**data)
+        fields, unknown = split_newer_keys(data, known, strict, what)
+        return newer(**fields, unknown_keys=unknown)
+    except SerializationError:
+        raise
+    except SemanticChatError as error:
+        raise SerializationError(error.detail, path=error.path) from None
 
 
 def write_text_or_object(value: Any, field: str) -> Any:

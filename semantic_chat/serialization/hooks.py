@@ -64,6 +64,7 @@ from .fields import (
     literal_values,
     literal_writer,
     primitive_reader,
+    read_keeping_newer,
     read_label_fast,
     read_newer_item,
     read_payload,
@@ -809,24 +810,8 @@ class ConverterHooks:
         """
         if type(data) is not dict:
             raise SerializationError.mismatch("", "an options object", describe_type(data))
-        try:
-            if OPTION_KEYS.issuperset(data):
-                return ChatOptions(**data)
-            return self._newer_options(data)
-        except SerializationError:
-            raise
-        except SemanticChatError as error:
-            raise SerializationError(error.detail, path=error.path) from None
-
-    def _newer_options(self, data: dict[str, Any]) -> ChatOptions:
-        """Read options with keys this version does not know: kept, or (strict) refused.
-
-        Raises:
-            SerializationError: ``strict``; located at the first such key (``future_knob``,
-                under ``options`` once the caller locates it).
-        """
-        known, unknown = split_newer_keys(data, OPTION_KEYS, self.strict, "option")
-        return ChatOptionsWithUnknownKeys(**known, unknown_keys=unknown)
+        classes = (ChatOptions, ChatOptionsWithUnknownKeys)
+        return read_keeping_newer(data, OPTION_KEYS, self.strict, "option", classes)
 
     # --- registration ------------------------------------------------------------------
 
