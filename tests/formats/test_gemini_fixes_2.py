@@ -302,3 +302,16 @@ def test_a_binary_item_is_written_as_data_and_reported_as_it_reads_back_a_file()
         "messages[0].items[1]: dropped: Gemini cannot carry a binary item's kind (written as "
         "data, it reads back as a FileContent)"]
     assert type(gemini.from_payload(payload)[0].items[1]) is FileContent
+
+
+def test_the_sdks_model_and_user_contents_keep_their_roles() -> None:
+    # What was seen: ModelContent and UserContent, the SDK's way to build a history, read as
+    # ['user', 'user'] and were written without a role: their role is their class's default,
+    # which a dump of the fields set leaves out.
+    contents = [genai_types.UserContent(parts=[genai_types.Part.from_text(text="2+2?")]),
+                genai_types.ModelContent(parts=[genai_types.Part.from_text(text="4")])]
+    assert [str(m.role) for m in gemini.from_payload(contents)] == ["user", "assistant"]
+    history = gemini.from_request({"model": "gemini-2.5-flash", "contents": contents})
+    assert gemini.to_request(history)["contents"] == [
+        {"role": "user", "parts": [{"text": "2+2?"}]},
+        {"role": "model", "parts": [{"text": "4"}]}]

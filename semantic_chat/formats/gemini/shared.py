@@ -241,7 +241,9 @@ def sdk_plain(obj: Any, path: str) -> Any:
     bytes (``thoughtSignature``, ``inlineData.data`` also inside ``functionResponse.parts``,
     ``continuationToken`` ...) are given back as standard base64, as the REST API sends them,
     so that an SDK object and its REST JSON read to equal messages. What only the SDK holds
-    (``sdkHttpResponse``, ``automaticFunctionCallingHistory``, ``parsed``) is left out.
+    (``sdkHttpResponse``, ``automaticFunctionCallingHistory``, ``parsed``) is left out. A
+    role the object's class gives (``ModelContent``, ``UserContent``), which a dump of the
+    fields set leaves out, is kept.
 
     Anything else is returned as it is, for the caller to say what it expected there.
 
@@ -254,6 +256,9 @@ def sdk_plain(obj: Any, path: str) -> Any:
     if type(dumped) is dict:
         for key in _SDK_ONLY:
             dumped.pop(key, None)
+        role = getattr(obj, "role", None)
+        if type(role) is str and "role" not in dumped:  # a ModelContent's: its class's default
+            dumped["role"] = role
     return proto_json(_standard_bytes(dumped))
 
 
