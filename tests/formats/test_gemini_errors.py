@@ -206,11 +206,14 @@ def test_malformed_contents_are_refused_at_their_location(contents, path, messag
     assert (raised.value.path, str(raised.value)) == (path, message)
 
 
+NEW_SYSTEM = "expected a string, a Content object, a part or a list of parts"
+
+
 @pytest.mark.parametrize(("system", "path", "message"), [
     (5, "system_instruction",
-     "system_instruction: expected a string or a Content object, got int"),
-    (["Be brief."], "system_instruction",
-     "system_instruction: expected a string or a Content object, got list"),
+     f"system_instruction: {NEW_SYSTEM}, got int"),
+    ([5], "system_instruction",
+     f"system_instruction: {NEW_SYSTEM}, got list"),
     ({"parts": "Be brief."}, "system_instruction.parts",
      "system_instruction.parts: expected a list of parts, got str"),
     ({"parts": [{"text": 5}]}, "system_instruction.parts[0].text",

@@ -315,3 +315,25 @@ def test_the_sdks_model_and_user_contents_keep_their_roles() -> None:
     assert gemini.to_request(history)["contents"] == [
         {"role": "user", "parts": [{"text": "2+2?"}]},
         {"role": "model", "parts": [{"text": "4"}]}]
+
+
+@pytest.mark.parametrize(("given", "texts"), [
+    ({"text": "Answer in French."}, ["Answer in French."]),
+    (["Answer in French.", "Be brief."], ["Answer in French.", "Be brief."]),
+    (["A", {"text": "B"}], ["A", "B"]),
+])
+def test_a_system_instruction_in_the_sdks_other_forms_is_its_text(
+    given: Any, texts: list[str]
+) -> None:
+    # What was seen: a part ({"text": ...}), which GenerateContentConfig takes, read as a
+    # system message of no items (the text only in hints) that other formats then left out
+    # without a word; a list of strings was refused.
+    body = {"model": "gemini-2.5-flash", "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+            "config": {"system_instruction": given}}
+    genai_types.GenerateContentConfig.model_validate(body["config"])
+    history = gemini.from_request(body)
+    assert [item.text for item in history[0].items] == texts
+    assert gemini.to_request(history) == body
+    from semantic_chat.formats import openai_chat
+
+    assert openai_chat.to_payload(history)[0]["role"] == "system"

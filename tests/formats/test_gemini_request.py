@@ -382,7 +382,8 @@ def test_the_rest_output_config_is_the_sdk_generation_output_config():
     ({"contents": [{"role": "user", "parts": [{"text": 5}]}]},
      "contents[0].parts[0].text: expected str, got int"),
     ({"contents": [], "system_instruction": 5},
-     "system_instruction: expected a string or a Content object, got int"),
+     "system_instruction: expected a string, a Content object, a part or a list of parts, "
+     "got int"),
     ({"contents": [], "generation_config": []},
      "generation_config: expected a generation config object, got list"),
     ({"contents": [], "generationConfig": {"stopSequences": ["a", 5]}},

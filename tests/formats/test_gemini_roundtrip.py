@@ -915,8 +915,9 @@ def test_malformed_contents_are_located(contents, pattern):
 
 
 def test_malformed_system_instruction_and_response_are_located():
-    with pytest.raises(FormatError, match=r"^system_instruction: expected a string or a "
-                                          r"Content object, got int$"):
+    with pytest.raises(FormatError, match=r"^system_instruction: expected a string, a "
+                                          r"Content object, a part or a list of parts, got "
+                                          r"int$"):
         read([], 5)
     with pytest.raises(FormatError, match=r"^system_instruction\.parts\[0\]\.text: expected "
                                           r"str, got list$"):

@@ -582,10 +582,18 @@ def _read_system(given: Any) -> ChatMessageContent:
             return new_message(_SYSTEM, [new_text(part["text"]) for part in parts])
     path = "system_instruction"
     content = plain(given, path)
+    shape = _system_shape(content)
+    if shape is not None:  # the SDK's other forms: a part, or a list of parts and strings
+        content = {"parts": [{"text": each} if type(each) is str else each
+                             for each in (content if type(content) is list else [content])]}
     if type(content) is not dict:
-        raise FormatError.mismatch(path, "a string or a Content object", describe_type(content))
+        raise FormatError.mismatch(
+            path, "a string, a Content object, a part or a list of parts", describe_type(content)
+        )
     known = _snake_keys(content, path)
     hints: dict[str, Any] = {}
+    if shape is not None:
+        hints["shape"] = shape
     if "role" in known:
         role = known["role"]
         if role is not None and type(role) is not str:
@@ -598,6 +606,20 @@ def _read_system(given: Any) -> ChatMessageContent:
     message = ChatMessageContent(_SYSTEM, items=items)
     _set_hints(message, hints, path)
     return message
+
+
+def _system_shape(given: Any) -> Any:
+    """How a ``system_instruction`` in one of the SDK's other forms was given, else ``None``.
+
+    The SDK takes a part (``{"text": ...}``) or a list of parts and strings there too, and
+    sends them as a Content; the form is kept so that the instruction is written back as
+    given: ``"part"``, or for a list the index of each string in it.
+    """
+    if type(given) is dict and "parts" not in given and "role" not in given and given:
+        return "part"
+    if type(given) is list and all(type(each) in (str, dict) for each in given):
+        return [index for index, each in enumerate(given) if type(each) is str]
+    return None
 
 
 def _read_content(

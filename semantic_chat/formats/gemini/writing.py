@@ -508,14 +508,25 @@ def _join_fields(content: dict[str, Any], hints: dict[str, Any], keys: _Keys) ->
 
 def _system(
     parts: list[dict[str, Any]], hints: list[dict[str, Any]], keys: _Keys
-) -> dict[str, Any] | str:
-    """The ``system_instruction``: a Content of every system part, or the string it was read as.
+) -> dict[str, Any] | list[Any] | str:
+    """The ``system_instruction``: a Content of its parts, or the SDK form it was read as.
 
-    The first system message's hints give its role and other keys.
+    The string, part or list of parts and strings the SDK also takes is written back as it
+    was read while it is the only system message. The first system message's hints give its
+    role and other keys.
     """
     first = hints[0]
     if not first:  # no hints: the usual Content
         return {"parts": parts}
+    shape = first.get("shape")
+    if len(hints) == 1 and shape is not None and parts:
+        if shape == "part" and len(parts) == 1:
+            return parts[0]
+        if type(shape) is list:  # its strings where they were, while they are plain texts
+            return [
+                part["text"] if index in shape and set(part) == {"text"} else part
+                for index, part in enumerate(parts)
+            ]
     if (
         len(hints) == 1
         and first.get("string")
