@@ -127,16 +127,13 @@ def transform(job: Job, payload: Any) -> tuple[str, str | None, list[str]]:
     # A results line's body is a reply, written as the target's payload even when it reads
     # as a request (an Anthropic {"messages": [...]} payload is a Chat request's shape too).
     request = (documents.is_request(body) or history.options is not None) and (
-        documents.kind_of(payload) not in _RESULT_LINES
+        documents.kind_of(payload) not in documents.RESULT_LINES
     )
     text, notes = dump(job, history, request=request, wrap=unwrapped.wrap)
     return source, text, read_notes + notes
 
 
 _RESULT_FORMATS = {"anthropic_batch_result": "anthropic", "gemini_batch_result": "gemini"}
-
-_RESULT_LINES = frozenset(("batch_output", *_RESULT_FORMATS))
-"""The kinds of Batch results lines: each holds a reply."""
 
 
 def result_format(line: Any) -> str:

@@ -29,6 +29,7 @@ __all__ = [
     "ENDPOINTS",
     "KIND_NAMES",
     "OWN_DOCUMENT",
+    "RESULT_LINES",
     "Kind",
     "Unwrapped",
     "holds_list_reply",
@@ -63,6 +64,9 @@ Kind = Literal[
 
 ENDPOINTS = {"openai-chat": "/v1/chat/completions", "openai-responses": "/v1/responses"}
 """The Batch ``url`` of each format's endpoint."""
+
+RESULT_LINES = frozenset(("batch_output", "anthropic_batch_result", "gemini_batch_result"))
+"""The kinds of Batch results lines: each holds a reply, never a request."""
 
 KIND_NAMES: dict[str, str] = {
     "chat_request": "a Chat Completions request",

@@ -10,6 +10,7 @@ import attrs
 
 from ..errors import FormatError, describe_type
 from ..history import ChatHistory
+from . import documents
 from .documents import refuse_stream
 from .wire import OnUnsupported, as_plain
 
@@ -136,7 +137,10 @@ def convert(
 
     A payload whose history has request options (a request body, a Batch line holding one) is
     written as a request body of the target format (``to_request``), with what the target
-    cannot carry of the options reported as below; anything else as the target's payload.
+    cannot carry of the options reported as below; anything else as the target's payload. A
+    Batch line keeps its envelope, as ``semantic-chat convert`` writes it: a request line
+    moves into the target's (an Anthropic line's ``custom_id`` becomes an OpenAI line's or a
+    Gemini line's ``key``), a results line holds the reply as the target's payload.
 
     What the target cannot carry follows ``on_unsupported``: ``"error"`` refuses it,
     ``"warn"`` leaves it out with a `ConversionWarning`, ``"drop"`` leaves it out silently;
@@ -147,10 +151,29 @@ def convert(
         FormatError: the payload cannot be read, or a name is unknown.
         UnsupportedContentError: the target format cannot carry something in the payload.
     """
-    reader = get(source if source is not None else detect(payload))
     writer = get(target)
+    unwrapped = documents.unwrap(as_plain(payload) if hasattr(payload, "model_dump") else payload)
+    if unwrapped.path:  # a Batch line keeps its envelope, as the command line writes it
+        body = unwrapped.body
+        try:
+            history = get(source if source is not None else detect(body)).from_payload(body)
+        except FormatError as error:
+            raise error.at(unwrapped.path) from None
+        result_line = documents.kind_of(payload) in documents.RESULT_LINES
+        request = not result_line and (
+            documents.is_request(body) or history.options is not None
+        )
+        return unwrapped.wrap(_written(writer, history, request, on_unsupported), target)
+    reader = get(source if source is not None else detect(payload))
     history = reader.from_payload(payload)
-    if history.options is not None and writer.to_request is not None:
+    return _written(writer, history, history.options is not None, on_unsupported)
+
+
+def _written(
+    writer: WireFormat, history: ChatHistory, request: bool, on_unsupported: OnUnsupported | None
+) -> Any:
+    """``history`` as ``writer``'s request body (when ``request`` and it has one) or payload."""
+    if request and writer.to_request is not None:
         # A request body (or a Batch line holding one) stays a request body, options kept.
         return writer.to_request(history, on_unsupported=on_unsupported)
     return writer.to_payload(history, on_unsupported=on_unsupported)

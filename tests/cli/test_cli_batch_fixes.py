@@ -367,3 +367,28 @@ def test_a_results_line_reply_has_one_shape_whatever_path_it_came(tmp_path: Path
     through = run("convert", "a.jsonl", "--to", "openai-chat", "-q", cwd=tmp_path)
     expected = {"key": "g0", "response": [{"role": "assistant", "content": "Hello"}]}
     assert json.loads(direct.stdout) == json.loads(through.stdout) == expected
+
+
+def test_formats_convert_keeps_a_batch_lines_envelope_as_the_command_does() -> None:
+    # What was seen: formats.convert of a Message Batches line gave the bare body, its
+    # custom_id gone without a word, where the README says the line becomes an OpenAI Batch
+    # input line (and the command line writes one).
+    line = {"custom_id": "req-1", "params": {"model": "claude-sonnet-4-5", "max_tokens": 100,
+                                             "messages": [{"role": "user", "content": "Hi"}]}}
+    assert formats.convert(line, target="openai-chat") == {
+        "custom_id": "req-1", "method": "POST", "url": "/v1/chat/completions",
+        "body": {"model": "claude-sonnet-4-5", "messages": [{"role": "user", "content": "Hi"}],
+                 "max_completion_tokens": 100}}
+    assert formats.convert(line, target="anthropic") == line
+    assert formats.convert(line, target="gemini")["key"] == "req-1"
+    command = json.loads(run("convert", "--to", "openai-chat", "-q",
+                             stdin=json.dumps(line)).stdout)
+    assert command == formats.convert(line, target="openai-chat")
+
+
+def test_formats_convert_locates_a_batch_line_body_problem_under_its_envelope() -> None:
+    line = {"custom_id": "req-1", "params": {"model": "m", "max_tokens": 9,
+                                             "messages": [{"role": "robot", "content": "Hi"}]}}
+    with pytest.raises(FormatError) as raised:
+        formats.convert(line, target="openai-chat")
+    assert raised.value.path.startswith("params.messages[0]")

@@ -70,8 +70,10 @@ def test_an_anthropic_results_line_converted_to_chat_reads_as_chat(tmp_path):
 ])
 def test_a_converted_results_line_reads_back_in_its_target(target, reply):
     converted = formats.convert(ANTHROPIC_RESULT, target=target)
-    assert converted == reply  # the library writes the reply; the command line wraps it
+    # The reply in the line's envelope, as the command line writes it (the library used to
+    # give the reply alone, losing the line's custom_id).
     wrapped = {**ANTHROPIC_RESULT, "result": {"type": "succeeded", "message": reply}}
+    assert converted == wrapped
     assert formats.detect(wrapped) == target
     history = formats.get(target).from_payload(wrapped)
     assert [str(item) for item in history[0].items] == [
