@@ -355,3 +355,28 @@ def test_no_empty_text_block_in_the_system_or_a_tool_result():
         "content": [{"type": "image", "source": {"type": "url",
                                                  "url": "https://example.com/a.png"}}],
     }]
+
+
+def test_an_openai_bodys_nulls_are_absent_in_the_anthropic_request() -> None:
+    # What was seen: an SDK tool's model_dump() (description, parameters, strict: null) and
+    # "stream": null were written to Anthropic as null, which its request types refuse.
+    import warnings
+
+    import pydantic
+    from anthropic.types import ToolParam
+    from openai.types.chat import ChatCompletionFunctionTool
+
+    from semantic_chat import formats
+
+    tool = ChatCompletionFunctionTool.model_validate(
+        {"type": "function", "function": {"name": "f"}}).model_dump()
+    body = {"model": "gpt-4o", "max_tokens": 50, "stream": None, "user": None,
+            "messages": [{"role": "user", "content": "Hi"}], "tools": [tool]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a null is no loss: no warning either
+        written = formats.convert(body, target="anthropic")
+    assert written == {"model": "gpt-4o", "max_tokens": 50,
+                       "messages": [{"role": "user", "content": "Hi"}],
+                       "tools": [{"name": "f", "input_schema": {"type": "object",
+                                                                "properties": {}}}]}
+    pydantic.TypeAdapter(ToolParam).validate_python(written["tools"][0])

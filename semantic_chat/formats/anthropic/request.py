@@ -361,15 +361,15 @@ def _function_tool(
         what = f"the tool field {path.rpartition('.')[2]!r}"
         unsupported_field(on_unsupported, FORMAT, path, what)
     converted: dict[str, Any] = {"name": function.get("name")}
-    if "description" in function:
+    if function.get("description") is not None:  # null: none (an SDK object's dump)
         converted["description"] = function["description"]
     parameters = function.get("parameters")
     converted["input_schema"] = (
         parameters if parameters is not None else {"type": "object", "properties": {}}
     )
-    strict = function.get("strict", False)
-    if strict is not False:  # false is Anthropic's default (and what Responses must say)
-        converted["strict"] = strict
+    strict = function.get("strict")
+    if strict is not None and strict is not False:  # false is Anthropic's default (Responses
+        converted["strict"] = strict  # must say it), null none
     return converted
 
 
@@ -429,9 +429,12 @@ def _write_extra(
     fields the writer sets itself, the keys of ``metadata`` other than ``user_id`` (the only
     one Anthropic takes: it is kept, each other key reported by path) and another provider's
     ``service_tier`` are reported; fields no format names are copied
-    as vendor extensions.
+    as vendor extensions. A field's ``null`` (an SDK object's dump of an unset field) is no
+    value: it is left out without a word.
     """
     for key, value in options.extra.items():
+        if value is None:  # a field's null is its absence (what an SDK dump writes): no loss
+            continue
         where = f"options.extra[{json.dumps(key, ensure_ascii=False)}]"
         foreign = key in _OWN_FIELDS or key in _OPENAI_ONLY or is_gemini_only(key)
         if key == "metadata" and isinstance(value, dict):
