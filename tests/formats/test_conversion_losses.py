@@ -282,10 +282,12 @@ def test_validate_locates_problems_inside_a_batch_line():
 
 
 def test_validate_says_when_the_format_cannot_be_told():
-    assert validate(42) == [Problem(
-        "", "cannot tell the format of this int: pass the source format (one of "
+    assert validate({"a": 1}) == [Problem(
+        "", "cannot tell the format of this dict: pass the source format (one of "
         f"{', '.join(names())})",
     )]
+    assert validate(42) == [Problem("", "this is a number, not a conversation (an object or a "
+                                        "list)")]
 
 
 def test_validate_of_a_good_document_is_empty():
