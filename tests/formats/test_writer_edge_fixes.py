@@ -371,3 +371,22 @@ def test_chat_reports_a_refusal_that_moves_after_the_content() -> None:
     in_order = ChatHistory([ChatMessageContent("assistant", items=[
         TextContent("But here is a tip."), RefusalContent("I can't help with that.")])])
     assert _written(openai_chat.to_payload, in_order)[1] == []
+
+
+def test_a_result_of_no_output_is_an_empty_text_in_the_openai_formats() -> None:
+    # What was seen: an Anthropic tool_result without content became the text "null" in a
+    # Chat tool message ("Error: null" in Responses with is_error), and came back as "null".
+    from semantic_chat.formats import openai_responses  # noqa: PLC0415
+
+    history = anthropic.from_payload([
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "f",
+                                           "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1"},
+                                     {"type": "tool_result", "tool_use_id": "t2",
+                                      "is_error": True}]},
+    ])
+    chat = openai_chat.to_payload(history)
+    assert chat[1] == {"role": "tool", "tool_call_id": "t1", "content": ""}
+    assert chat[2] == {"role": "tool", "tool_call_id": "t2", "content": "Error: "}
+    responses = openai_responses.to_payload(history)
+    assert responses[1] == {"type": "function_call_output", "call_id": "t1", "output": ""}

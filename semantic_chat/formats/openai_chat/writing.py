@@ -415,6 +415,8 @@ def _write_result(
                 )
         if not content:  # every part left out: the API refuses an empty list, takes ""
             content = ""
+    elif result is None and role != "function":  # no output (an Anthropic result of no
+        content = ""  # content), not the JSON text "null"
     else:
         content = compact_json(result, f"{path}.result")
     if item.is_error:

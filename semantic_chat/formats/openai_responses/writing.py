@@ -349,6 +349,8 @@ class _Writer:
                 part = self._write_part(element, where)
                 if part is not None:
                     output.append(part)
+        elif result is None:  # no output (an Anthropic result of no content), not "null"
+            output = ""
         else:
             output = compact_json(result, f"{path}.result")
         if item.is_error:
