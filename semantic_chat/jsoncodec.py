@@ -522,10 +522,37 @@ def _locate_unencodable(value: Any) -> SerializationError:
 
 
 def _too_deep(value: Any, path: str) -> SerializationError:
-    """The error for a value nested too deeply to be walked or written, with its depth."""
+    """The error for a value nested too deeply to be walked or written, with its depth.
+
+    A list or dict that holds itself is nested without end: said so, not measured.
+    """
+    if _holds_itself(value):
+        return SerializationError(
+            "a list or dict that holds itself (a cycle) cannot be written as JSON", path=path
+        )
     return SerializationError(
         f"nested {_depth(value)} levels deep, too deeply for Python's recursion limit", path=path
     )
+
+
+def _holds_itself(value: Any) -> bool:
+    """Whether a list, tuple or dict in ``value`` holds itself, at any depth (no recursion)."""
+    on_path: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    while stack:
+        each, leaving = stack.pop()
+        if leaving:
+            on_path.discard(id(each))
+            continue
+        if not isinstance(each, (dict, list, tuple)):
+            continue
+        if id(each) in on_path:
+            return True
+        on_path.add(id(each))
+        stack.append((each, True))
+        stack.extend((child, False) for child in (
+            each.values() if isinstance(each, dict) else each))
+    return False
 
 
 def _depth(value: Any) -> int:
