@@ -349,27 +349,25 @@ WRITTEN_CYCLE = "metadata: a list or dict that holds itself (a cycle) cannot be 
 def test_a_value_that_holds_itself_is_refused_at_its_place_not_walked_forever() -> None:
     # What was seen: TextContent("x", metadata=d) with d["self"] = d never returned (the
     # depth of the value was measured by walking it without end).
-    import pytest as _pytest
-
     from semantic_chat import FunctionResultContent, TextContent
     from semantic_chat.errors import SerializationError
     from semantic_chat.serialization import to_json
 
     looped: dict = {}
     looped["self"] = looped
-    with _pytest.raises(SerializationError) as raised:
+    with pytest.raises(SerializationError) as raised:
         TextContent("x", metadata=looped)
     assert str(raised.value) == (
         "metadata: a list or dict that holds itself (a cycle) cannot be written as JSON")
     listed: list = [1]
     listed.append(listed)
-    with _pytest.raises(SerializationError) as raised:
+    with pytest.raises(SerializationError) as raised:
         FunctionResultContent("c1", listed)
     assert str(raised.value) == (
         "result: a list or dict that holds itself (a cycle) cannot be written as JSON")
     item = TextContent("x", metadata={"a": {}})
     item.metadata["a"]["b"] = item.metadata  # after the fact: caught when written
-    with _pytest.raises(SerializationError) as raised:
+    with pytest.raises(SerializationError) as raised:
         to_json(item)
     assert str(raised.value) == WRITTEN_CYCLE
     shared = [1, 2]

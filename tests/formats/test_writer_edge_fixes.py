@@ -376,7 +376,7 @@ def test_chat_reports_a_refusal_that_moves_after_the_content() -> None:
 def test_a_result_of_no_output_is_an_empty_text_in_the_openai_formats() -> None:
     # What was seen: an Anthropic tool_result without content became the text "null" in a
     # Chat tool message ("Error: null" in Responses with is_error), and came back as "null".
-    from semantic_chat.formats import openai_responses  # noqa: PLC0415
+    from semantic_chat.formats import openai_responses
 
     history = anthropic.from_payload([
         {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "f",
