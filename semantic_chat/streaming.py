@@ -492,8 +492,8 @@ def _call_index(index: object) -> int | None:
     if index is None:
         return None
     if (isinstance(index, int) and not isinstance(index, bool)) or (
-        isinstance(index, str) and index.strip().isdigit()
-    ):
+        isinstance(index, str) and index.strip().isascii() and index.strip().isdigit()
+    ):  # isdigit alone takes "²", which int() refuses
         return int(index)
     raise StreamMergeError(f"a tool call index must be a whole number, got {index!r}", path="index")
 

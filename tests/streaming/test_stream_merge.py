@@ -142,6 +142,15 @@ def test_a_non_numeric_index_is_refused():
         Chunk.accumulate([Chunk("assistant", items=[call("x", "a", "f", "")])])
 
 
+@pytest.mark.parametrize("index", ["\u00b2", "\u0663"])
+def test_a_digit_that_is_no_ascii_digit_is_refused_located(index):
+    # What was seen: index "²" passed str.isdigit() and then int() raised a bare ValueError.
+    with pytest.raises(StreamMergeError) as raised:
+        Chunk.accumulate([Chunk("assistant", items=[call(index, "a", "f", "")])])
+    assert str(raised.value) == (
+        f"index: a tool call index must be a whole number, got {index!r}")
+
+
 def test_last_values_win_for_usage_finish_reason_id_model_and_name():
     merged = Chunk.accumulate(
         [
