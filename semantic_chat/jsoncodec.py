@@ -46,6 +46,7 @@ __all__ = [
     "model_json_value",
     "text_position",
     "use_backend",
+    "utf8_error",
 ]
 
 BACKEND: str = "orjson" if orjson is not None else "json"
@@ -165,13 +166,15 @@ def loads(text: str | bytes | bytearray | memoryview) -> Any:
             if error.msg == "depth limit exceeded":
                 where = f"line {error.lineno} column {error.colno} (char {error.pos})"
                 raise SerializationError(f"{_TOO_DEEP_TEXT}: {where}") from None
-            raise SerializationError(f"malformed JSON: {error}") from None
+            problem = utf8_error(text) if isinstance(text, (bytes, bytearray)) else None
+            raise SerializationError(f"malformed JSON: {problem or error}") from None
     if isinstance(text, (bytes, bytearray)) and text[:3] == b"\xef\xbb\xbf":
         raise SerializationError("malformed JSON: a UTF-8 byte order mark is not JSON")
     try:
         value = _stdlib_loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise SerializationError(f"malformed JSON: {error}") from None
+        problem = utf8_error(text) if isinstance(text, (bytes, bytearray)) else None
+        raise SerializationError(f"malformed JSON: {problem or error}") from None
     except RecursionError:
         value = _stdlib_loads_deep(text)
     else:
@@ -181,6 +184,34 @@ def loads(text: str | bytes | bytearray | memoryview) -> Any:
     if _SURROGATE_ESCAPE.search(source) and _find_unencodable(value, "", True) is not None:
         raise _lone_surrogate_escape(source)
     return value
+
+
+_WIDE_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"),
+)
+"""Byte order marks of the encodings a JSON file is saved in by mistake, longest first."""
+
+
+def utf8_error(data: bytes | bytearray) -> str | None:
+    """Say why ``data`` is not UTF-8, where, in the parsers' position words; ``None`` if it is."""
+    for bom, encoding in _WIDE_BOMS:
+        if data.startswith(bom):
+            return (
+                f"not UTF-8: the text is {encoding} (it starts with a {encoding} "
+                "byte order mark)"
+            )
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        start = error.start
+    else:
+        return None
+    line_start = data.rfind(b"\n", 0, start) + 1
+    line = data.count(b"\n", 0, start) + 1
+    column = len(data[line_start:start].decode("utf-8")) + 1
+    char = len(data[:start].decode("utf-8"))
+    return f"not UTF-8: byte 0x{data[start]:02x}: line {line} column {column} (char {char})"
 
 
 def _may_parse_too_deep() -> bool:
@@ -228,7 +259,8 @@ def _stdlib_loads_deep(text: str | bytes | bytearray) -> Any:
     try:
         return _stdlib_loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise SerializationError(f"malformed JSON: {error}") from None
+        problem = utf8_error(text) if isinstance(text, (bytes, bytearray)) else None
+        raise SerializationError(f"malformed JSON: {problem or error}") from None
     finally:
         sys.setrecursionlimit(limit)
 

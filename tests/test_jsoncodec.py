@@ -373,3 +373,22 @@ def test_a_value_that_holds_itself_is_refused_at_its_place_not_walked_forever() 
     shared = [1, 2]
     assert TextContent("x", metadata={"a": shared, "b": shared}).metadata == {
         "a": [1, 2], "b": [1, 2]}  # the same list twice is no cycle
+
+
+@pytest.mark.parametrize("backend", ["orjson", "json"])
+def test_bytes_that_are_not_utf8_are_located_at_the_byte(backend: str) -> None:
+    # What was seen (orjson): "malformed JSON: str is not valid UTF-8: surrogates not allowed:
+    # line 1 column 1 (char 0)" for a cp1252 'é' on line 2.
+    from semantic_chat import jsoncodec
+    from semantic_chat.serialization import from_json
+
+    data = b'{"version":1,\n"messages":[{"role":"user","items":[{"type":"text","text":"caf\xe9"}]}]}'
+    before = jsoncodec.BACKEND
+    jsoncodec.use_backend(backend)
+    try:
+        with pytest.raises(SerializationError) as raised:
+            from_json(data)
+    finally:
+        jsoncodec.use_backend(before)
+    assert str(raised.value) == (
+        "malformed JSON: not UTF-8: byte 0xe9: line 2 column 63 (char 76)")

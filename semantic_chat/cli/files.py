@@ -42,11 +42,6 @@ CHUNK_BYTES = 1 << 20
 """A chunk is closed early once its lines hold this many bytes."""
 
 _BOM = b"\xef\xbb\xbf"
-_WIDE_BOMS = (
-    (b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
-    (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"),
-)
-"""Byte order marks of the encodings a JSON file is saved in by mistake, longest first."""
 _JSON_SPACE = b" \t\r\n"
 _JSONL_SUFFIXES = (".jsonl", ".ndjson")
 
@@ -149,7 +144,9 @@ def parse_json(data: bytes) -> Any:
         return jsoncodec.loads(data)
     except SerializationError as error:
         problem = (
-            _utf8_error(data) or _open_string_error(data, str(error)) or _events_error(data)
+            jsoncodec.utf8_error(data)
+            or _open_string_error(data, str(error))
+            or _events_error(data)
         )
         if problem is None:
             raise
@@ -176,27 +173,6 @@ def _events_error(data: bytes) -> str | None:
         "read in Python (the JSON of each data line, given to its format's from_stream, then "
         "StreamingChatMessageContent.accumulate(...).to_message())"
     )
-
-
-def _utf8_error(data: bytes) -> str | None:
-    """Say why ``data`` is not UTF-8, where, in the parsers' position words; ``None`` if it is."""
-    for bom, encoding in _WIDE_BOMS:
-        if data.startswith(bom):
-            return (
-                f"not UTF-8: the text is {encoding} (it starts with a {encoding} "
-                "byte order mark)"
-            )
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        start = error.start
-    else:
-        return None
-    line_start = data.rfind(b"\n", 0, start) + 1
-    line = data.count(b"\n", 0, start) + 1
-    column = len(data[line_start:start].decode("utf-8")) + 1
-    char = len(data[:start].decode("utf-8"))
-    return f"not UTF-8: byte 0x{data[start]:02x}: line {line} column {column} (char {char})"
 
 
 _AT_CHAR = re.compile(r"\(char (\d+)\)$")
