@@ -171,3 +171,23 @@ def test_every_provider_writer_reports_a_newer_history_key_and_never_sends_it(
     with pytest.raises(UnsupportedContentError) as raised:
         writer.to_payload(history, on_unsupported="error")
     assert raised.value.path == "future_top"
+
+
+@pytest.mark.parametrize(("document", "message"), [
+    ('{"version":1,"messages":[{"role":"user","itmes":[]}]}',
+     "messages[0].itmes: no message field 'itmes' in this version (data of a newer version): "
+     "read it without strict=True to keep it"),
+    ('{"version":1,"mesages":[]}',
+     "mesages: no history key 'mesages' in this version (data of a newer version): read it "
+     "without strict=True to keep it"),
+])
+def test_strict_refuses_a_message_or_history_key_it_does_not_know(
+    document: str, message: str
+) -> None:
+    # What was seen: with strict=True a misspelled "itmes" read silently as a message of no
+    # items (an UnknownMessage), and a history key "mesages" was kept, where strict refuses
+    # an item's, usage's, options' and citation's unknown keys.
+    with pytest.raises(SerializationError) as raised:
+        from_json(document, strict=True)
+    assert str(raised.value) == message
+    assert from_json(document) is not None  # not strict: kept, as before

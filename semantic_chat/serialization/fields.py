@@ -341,7 +341,7 @@ def write_unknown_keys(unknown: Any, own: Collection[str | None], owner: str) ->
 
 
 def split_newer_keys(
-    data: dict[str, Any], known: Collection[str], strict: bool, what: str
+    data: dict[str, Any], known: Collection[str | None], strict: bool, what: str
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Split an object into the keys this version knows and those of a newer version.
 

@@ -562,7 +562,13 @@ class ConverterHooks:
 
         Its own fields are read as a `ChatMessageContent`'s; every other key, ``message_type``
         included, is kept as it was read, to be written back.
+
+        Raises:
+            SerializationError: ``strict``, at the first key this version does not know
+                (``itmes``): strict refuses them in a message as it does in an item.
         """
+        if self.strict:
+            split_newer_keys(data, _LABELLED_MESSAGE_KEYS, True, "message field")
         known = {key: value for key, value in data.items() if key in MESSAGE_KEYS}
         plain = self._plain_reader(ChatMessageContent)(known)
         message: UnknownMessage = object.__new__(UnknownMessage)
@@ -776,6 +782,8 @@ class ConverterHooks:
                     raise locate_error(error).at(f"messages[{len(read_messages)}]") from None
             history = new_history(read_messages, options)
         if not _HISTORY_KEYS.issuperset(data):  # keys of newer data: kept, written back
+            if self.strict:  # or refused at the first (``mesages``)
+                split_newer_keys(data, _HISTORY_KEYS, True, "history key")
             history._unknown_keys = {
                 key: value for key, value in data.items() if key not in _HISTORY_KEYS
             }
