@@ -151,13 +151,20 @@ def as_plain(obj: Any, path: str = "") -> Any:
     """Return a provider SDK object (pydantic model) as plain dicts; dicts pass through.
 
     Raises:
-        FormatError: ``obj`` is neither; the message names ``path``.
+        FormatError: ``obj`` is neither, or its dump fails (a Python function or class in
+            it, which only the SDK itself turns into JSON); the message names ``path``.
     """
     if isinstance(obj, (dict, list)) or obj is None:
         return obj
     dump = getattr(obj, "model_dump", None)
     if dump is not None:
-        return dump(mode="json", exclude_unset=True, by_alias=True)
+        try:
+            return dump(mode="json", exclude_unset=True, by_alias=True)
+        except Exception as error:  # a Python value in it (a function as a tool, a class)
+            detail = str(error).splitlines()[0] if str(error) else type(error).__name__
+            raise FormatError(
+                f"{describe_type(obj)} holds what is no JSON: {detail}", path=path
+            ) from None
     raise FormatError.mismatch(path, "an object or a provider SDK model", describe_type(obj))
 
 

@@ -337,3 +337,20 @@ def test_a_system_instruction_in_the_sdks_other_forms_is_its_text(
     from semantic_chat.formats import openai_chat
 
     assert openai_chat.to_payload(history)[0]["role"] == "system"
+
+
+def test_a_config_object_holding_a_python_function_is_a_located_format_error() -> None:
+    # What was seen: a GenerateContentConfig holding a Python function as a tool (the SDK's
+    # automatic function calling) raised pydantic's PydanticSerializationError, unlocated.
+    def get_weather(city: str) -> str:
+        """The weather."""
+        return city
+
+    config = genai_types.GenerateContentConfig(tools=[get_weather])
+    body = {"model": "gemini-2.5-flash", "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+            "config": config}
+    with pytest.raises(FormatError) as raised:
+        gemini.from_request(body)
+    assert str(raised.value) == (
+        "config: GenerateContentConfig holds what is no JSON: Unable to serialize unknown type: "
+        "<class 'function'>")
