@@ -380,3 +380,24 @@ def test_an_openai_bodys_nulls_are_absent_in_the_anthropic_request() -> None:
                        "tools": [{"name": "f", "input_schema": {"type": "object",
                                                                 "properties": {}}}]}
     pydantic.TypeAdapter(ToolParam).validate_python(written["tools"][0])
+
+
+def test_a_temperature_above_one_is_reported_and_left_out_for_anthropic() -> None:
+    # What was seen: Chat's temperature 1.6 (Gemini's 2.0) was written as it is, which the
+    # Anthropic API refuses (0 to 1), and formats.validate found nothing.
+    import warnings
+
+    from semantic_chat import formats
+
+    body = {"model": "gpt-4o", "max_tokens": 50, "temperature": 1.6,
+            "messages": [{"role": "user", "content": "Hi"}]}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        written = formats.convert(body, target="anthropic")
+    assert "temperature" not in written
+    assert [str(note.message) for note in caught] == [
+        "options.temperature: dropped: Anthropic Messages cannot carry a temperature above 1 "
+        "(1.6: Anthropic takes 0 to 1)"]
+    assert [problem.path for problem in formats.validate(body, target="anthropic")] == [
+        "options.temperature"]
+    assert formats.convert({**body, "temperature": 0.7}, target="anthropic")["temperature"] == 0.7

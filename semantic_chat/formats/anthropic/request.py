@@ -267,7 +267,10 @@ def to_request(
     _write_tool_settings(body, options, on_unsupported)
     for name in ("temperature", "top_p"):
         value = getattr(options, name)
-        if value is not None:
+        if value is not None and value > 1:  # OpenAI's and Gemini's go to 2; the API refuses it
+            what = f"a {name} above 1 ({value!r}: Anthropic takes 0 to 1)"
+            unsupported_field(on_unsupported, FORMAT, f"options.{name}", what)
+        elif value is not None:
             body[name] = value
     if options.stop is not None:
         body["stop_sequences"] = [options.stop] if isinstance(options.stop, str) else options.stop
