@@ -401,3 +401,24 @@ def test_a_temperature_above_one_is_reported_and_left_out_for_anthropic() -> Non
     assert [problem.path for problem in formats.validate(body, target="anthropic")] == [
         "options.temperature"]
     assert formats.convert({**body, "temperature": 0.7}, target="anthropic")["temperature"] == 0.7
+
+
+def test_an_anthropic_system_of_no_blocks_is_no_instruction_elsewhere() -> None:
+    # What was seen: "system": [] (no system prompt) became {"role": "system", "content": []}
+    # for Chat and Responses, which OpenAI refuses (an empty array), and
+    # "system_instruction": {"parts": []} for Gemini ("contents.parts must not be empty").
+    import warnings
+
+    from semantic_chat import formats
+
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 100, "system": [],
+            "messages": [{"role": "user", "content": "Hi"}]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        chat = formats.convert(body, target="openai-chat")
+        responses = formats.convert(body, target="openai-responses")
+        gemini_body = formats.convert(body, target="gemini")
+    assert chat["messages"] == [{"role": "user", "content": "Hi"}]
+    assert responses["input"] == [{"role": "user", "content": "Hi"}]
+    assert "system_instruction" not in gemini_body
+    assert formats.convert(body, target="anthropic") == body  # its own: written back

@@ -444,6 +444,8 @@ def _to_payload(  # noqa: PLR0915 - one loop: see below
     if not system_general:  # the quick path's texts only: none empty, no hints
         return {"contents": contents, keys.system_instruction: {"parts": system}}
     system = _without_empty_texts(system) or system  # one content, whatever its messages
+    if not system and not any(system_hints):  # of nothing (Anthropic's "system": []), none
+        return {"contents": contents}  # read from Gemini: the API refuses an empty content
     return {"contents": contents, keys.system_instruction: _system(system, system_hints, keys)}
 
 

@@ -222,6 +222,8 @@ def _write_message(
     items = stored_items(message, path)
     report_metadata(message, items, path, FORMAT, on_unsupported, codecs=codecs)
     hints = get_hints(message, HINTS)
+    if not items and role in INSTRUCTION_ROLES and not hints:
+        return  # an instruction of nothing (Anthropic's "system": []) says nothing
     results = [(i, item) for i, item in items if isinstance(item, FunctionResultContent)]
     if role in ("tool", "function") and message.name is not None:
         what = f"the name of a {role} message (a result's name is its call's)"

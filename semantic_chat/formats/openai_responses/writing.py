@@ -131,6 +131,8 @@ class _Writer:
         items = stored_items(self.message, self.path)
         self._report_fields(items)
         if not items:
+            if self.role in ("system", "developer") and not get_hints(self.message, HINTS):
+                return  # an instruction of nothing (Anthropic's "system": []) says nothing
             envelope = get_hints(self.message, HINTS).get("message", {})
             self._emit_message([], envelope)
             return
