@@ -132,6 +132,7 @@ def convert(
     *,
     target: str,
     on_unsupported: OnUnsupported | None = None,
+    max_tokens: int | None = None,
 ) -> Any:
     """Read ``payload`` in ``source`` (detected when ``None``) and write it in ``target``.
 
@@ -145,7 +146,9 @@ def convert(
     What the target cannot carry follows ``on_unsupported``: ``"error"`` refuses it,
     ``"warn"`` leaves it out with a `ConversionWarning`, ``"drop"`` leaves it out silently;
     by default items are refused and fields left out with a warning (each format's table in
-    the README). `validate` reports every such problem at once.
+    the README). `validate` reports every such problem at once. ``max_tokens`` goes into a
+    request that has no output limit (Anthropic's Messages API requires one), as the command
+    line's ``--max-tokens`` and `validate`'s do.
 
     Raises:
         FormatError: the payload cannot be read, or a name is unknown.
@@ -159,6 +162,7 @@ def convert(
             history = get(source if source is not None else detect(body)).from_payload(body)
         except FormatError as error:
             raise error.at(unwrapped.path) from None
+        _give_max_tokens(history, payload, max_tokens)
         result_line = documents.kind_of(payload) in documents.RESULT_LINES
         request = not result_line and (
             documents.is_request(body) or history.options is not None
@@ -166,7 +170,16 @@ def convert(
         return unwrapped.wrap(_written(writer, history, request, on_unsupported), target)
     reader = get(source if source is not None else detect(payload))
     history = reader.from_payload(payload)
+    _give_max_tokens(history, payload, max_tokens)
     return _written(writer, history, history.options is not None, on_unsupported)
+
+
+def _give_max_tokens(history: ChatHistory, payload: Any, max_tokens: int | None) -> None:
+    """``max_tokens`` into a request read without a limit (`validation.give_max_tokens`)."""
+    if max_tokens is not None:
+        from .validation import give_max_tokens  # noqa: PLC0415 - it imports this module
+
+        give_max_tokens(history, payload, max_tokens)
 
 
 def _written(

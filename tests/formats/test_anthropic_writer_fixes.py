@@ -422,3 +422,19 @@ def test_an_anthropic_system_of_no_blocks_is_no_instruction_elsewhere() -> None:
     assert responses["input"] == [{"role": "user", "content": "Hi"}]
     assert "system_instruction" not in gemini_body
     assert formats.convert(body, target="anthropic") == body  # its own: written back
+
+
+def test_convert_takes_max_tokens_and_to_request_refuses_a_limit_below_one() -> None:
+    # What was seen: formats.convert(..., max_tokens=64) raised TypeError where validate,
+    # convert_batch and --max-tokens take it; to_request wrote max_tokens 0 and -1.
+    from semantic_chat import formats
+    from semantic_chat.errors import InvalidValueError
+
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "Hi"}]}
+    assert formats.convert(body, target="anthropic", max_tokens=64)["max_tokens"] == 64
+    history = formats.get("openai-chat").from_payload(body)
+    for bad in (0, -1):
+        with pytest.raises(InvalidValueError) as raised:
+            anthropic.to_request(history, max_tokens=bad)
+        assert str(raised.value) == (
+            f"max_tokens: expected a whole number of tokens above 0, got {bad}")

@@ -36,7 +36,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from ...errors import FormatError, SemanticChatError, describe_type
+from ...errors import FormatError, InvalidValueError, SemanticChatError, describe_type
 from ...history import ChatHistory
 from ...message import ChatMessageContent
 from ...options import ChatOptions
@@ -238,11 +238,15 @@ def to_request(
     Raises:
         FormatError: there is no ``max_tokens`` (the API requires it), or what `to_payload`
             raises.
+        InvalidValueError: ``max_tokens`` is below 1.
         UnsupportedContentError: something is left out and ``on_unsupported`` is
             ``"error"`` (or an item the format cannot carry, as `to_payload` says).
     """
     options = history.options if isinstance(history, ChatHistory) else None
     tokens = check_optional_int(max_tokens, "max_tokens")
+    if tokens is not None and tokens < 1:  # the API takes 1 or more, as the command line does
+        raise InvalidValueError(f"expected a whole number of tokens above 0, got {tokens}",
+                                path="max_tokens")
     if tokens is None and options is not None:
         tokens = options.max_tokens
     if tokens is None:
