@@ -286,7 +286,7 @@ class _Builder:
 
     __slots__ = (
         "arguments", "citations", "encrypted", "id", "index", "item", "metadata", "name",
-        "signature", "text", "whole",
+        "provider", "signature", "text", "whole",
     )
 
     def __init__(self, item: KernelContent) -> None:
@@ -300,6 +300,7 @@ class _Builder:
         self.id: str | None = None
         self.index: int | None = None
         self.encrypted: str | None = None
+        self.provider: str | None = getattr(item, "provider", None)  # reasoning's: first given
         self.metadata: dict[str, Any] = {}
 
     def build(self) -> KernelContent:
@@ -319,7 +320,7 @@ class _Builder:
                 "".join(self.text),
                 signature=signature,
                 encrypted=self.encrypted,
-                provider=item.provider,
+                provider=self.provider,
                 metadata=metadata,
                 index=self.index,
             )
@@ -401,6 +402,8 @@ class _Accumulator:
                     last.signature.append(item.signature)
                 if item.encrypted is not None:
                     last.encrypted = item.encrypted
+                if last.provider is None:  # a later fragment may name it (as the signature)
+                    last.provider = item.provider
             last.metadata.update(peek_metadata(item))
             return
         self.entries.append(item)

@@ -285,3 +285,15 @@ def test_choice_index_is_checked_when_built_and_assigned():
         chunk.choice_index = "x"  # type: ignore[assignment]
     assert str(info.value) == "choice_index: expected an int, got str"
     assert chunk.choice_index == 2
+
+
+def test_a_later_reasoning_fragment_names_the_provider_as_it_gives_the_signature():
+    # What was seen: provider None: only the first fragment's provider was kept.
+    from semantic_chat import StreamingReasoningContent
+
+    merged = Chunk.accumulate([
+        Chunk("assistant", items=[StreamingReasoningContent("think")]),
+        Chunk(items=[StreamingReasoningContent("", signature="sig", provider="anthropic")]),
+    ]).to_message()
+    assert (merged.items[0].text, merged.items[0].signature, merged.items[0].provider) == (
+        "think", "sig", "anthropic")
