@@ -128,7 +128,7 @@ def _kind_of(data: Any) -> type[Any]:
             return KernelContent
         if "version" in data or "messages" in data:
             return ChatHistory
-        if "role" in data:
+        if "role" in data or "message_type" in data:  # a stream chunk after the first: no role
             return ChatMessageContent
         got = "an object with none of these keys"
     else:

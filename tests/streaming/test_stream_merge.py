@@ -297,3 +297,12 @@ def test_a_later_reasoning_fragment_names_the_provider_as_it_gives_the_signature
     ]).to_message()
     assert (merged.items[0].text, merged.items[0].signature, merged.items[0].provider) == (
         "think", "sig", "anthropic")
+
+
+def test_a_chunk_without_a_role_reads_back_without_a_class():
+    # What was seen: from_json(to_json(chunk)) of a chunk after the first (no role) said
+    # "expected a history, a message or an item, got an object with none of these keys".
+    chunk = Chunk(content="lo")
+    text = to_json(chunk)
+    assert '"message_type":"streaming"' in text
+    assert from_json(text) == chunk
