@@ -396,10 +396,14 @@ class ChatMessageContent:
                 self.items.remove(first)
         elif not isinstance(value, str):
             raise InvalidTypeError.mismatch("content", "a str or None", type(value).__name__)
-        elif first is None:
-            self.items.append(TextContent(value))
         else:
-            first.text = value
+            try:
+                if first is None:
+                    self.items.append(TextContent(value))
+                else:
+                    first.text = value
+            except SemanticChatError as error:  # the text item's check: said of content
+                raise error.with_path("content") from None
 
     @property
     def text(self) -> str:

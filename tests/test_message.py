@@ -727,3 +727,15 @@ def test_usage_repr():
 def test_usage_addition_is_associative_and_commutative(a, b, c):
     assert (a + b) + c == a + (b + c)
     assert a + b == b + a
+
+
+@pytest.mark.parametrize("items", [[], ["x"]])
+def test_content_assigned_a_lone_surrogate_is_refused_at_content(items) -> None:
+    # What was seen (the integrity machine, ci profile): on a message of no items the error
+    # was "text: lone surrogate ...", naming the text item the setter makes, not content.
+    message = ChatMessageContent("user", content=items)
+    with pytest.raises(InvalidValueError) as raised:
+        message.content = "\ud800"
+    assert str(raised.value) == (
+        "content: lone surrogate '\\ud800' at character 0 cannot be written as UTF-8")
+    assert message.items == ChatMessageContent("user", content=items).items  # unchanged
