@@ -124,11 +124,7 @@ def transform(job: Job, payload: Any) -> tuple[str, str | None, list[str]]:
         return source, None, read_notes
     validation.give_max_tokens(history, payload, job.max_tokens)
     validation.check_batch_model(payload, history, job.target)
-    # A results line's body is a reply, written as the target's payload even when it reads
-    # as a request (an Anthropic {"messages": [...]} payload is a Chat request's shape too).
-    request = (documents.is_request(body) or history.options is not None) and (
-        documents.kind_of(payload) not in documents.RESULT_LINES
-    )
+    request = documents.writes_request(payload, body, history)
     text, notes = dump(job, history, request=request, wrap=unwrapped.wrap)
     return source, text, read_notes + notes
 

@@ -42,6 +42,7 @@ __all__ = [
     "stream_of",
     "unwrap",
     "without_none",
+    "writes_request",
 ]
 
 Kind = Literal[
@@ -260,6 +261,18 @@ def refuse_stream(payload: Any) -> None:
             "whole stream (its format's from_stream over every event, then "
             "StreamingChatMessageContent.accumulate(...).to_message())"
         )
+
+
+def writes_request(line: Any, body: Any, history: ChatHistory) -> bool:
+    """Whether ``body`` (``line``, or the Batch line's body) is written as a request body.
+
+    Else it is written as the target's payload. A request body is, and a history with
+    options; a results line's body never is: it is a reply, even when it reads as a request
+    (an Anthropic ``{"messages": [...]}`` payload has a Chat request's shape).
+    """
+    return (is_request(body) or history.options is not None) and (
+        kind_of(line) not in RESULT_LINES
+    )
 
 
 def is_own_document(value: Any) -> bool:

@@ -163,10 +163,7 @@ def convert(
         except FormatError as error:
             raise error.at(unwrapped.path) from None
         _give_max_tokens(history, payload, max_tokens)
-        result_line = documents.kind_of(payload) in documents.RESULT_LINES
-        request = not result_line and (
-            documents.is_request(body) or history.options is not None
-        )
+        request = documents.writes_request(payload, body, history)
         return unwrapped.wrap(_written(writer, history, request, on_unsupported), target)
     reader = get(source if source is not None else detect(payload))
     history = reader.from_payload(payload)

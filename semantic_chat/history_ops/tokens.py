@@ -32,6 +32,7 @@ from ..errors import InvalidTypeError, InvalidValueError, describe_type
 from ..labels import PLAIN_TEXT
 from ..media import image_size
 from ..message import ChatMessageContent
+from .units import checked_message
 
 if TYPE_CHECKING:
     import tiktoken
@@ -91,11 +92,7 @@ def count_tokens(
     counter = count_tokens_approximately if token_counter is None else token_counter
     total = overhead_of(counter)
     for index, message in enumerate(messages):
-        if not isinstance(message, ChatMessageContent):
-            raise InvalidTypeError.mismatch(
-                f"messages[{index}]", "a ChatMessageContent", describe_type(message)
-            )
-        total += checked_count(counter(message), index)
+        total += checked_count(counter(checked_message(message, index)), index)
     return total
 
 

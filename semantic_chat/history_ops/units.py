@@ -100,10 +100,20 @@ def check_messages(messages: Iterable[object]) -> None:
     if isinstance(messages, ChatHistory):
         return
     for index, message in enumerate(messages):
-        if not isinstance(message, ChatMessageContent):
-            raise InvalidTypeError.mismatch(
-                f"messages[{index}]", "a ChatMessageContent", describe_type(message)
-            )
+        checked_message(message, index)
+
+
+def checked_message(message: object, index: int) -> ChatMessageContent:
+    """``message``, refused at ``messages[index]`` when it is not a message.
+
+    Raises:
+        InvalidTypeError: ``messages[i]: expected a ChatMessageContent, got str``.
+    """
+    if not isinstance(message, ChatMessageContent):
+        raise InvalidTypeError.mismatch(
+            f"messages[{index}]", "a ChatMessageContent", describe_type(message)
+        )
+    return message
 
 
 def spans_from_end(
@@ -127,11 +137,7 @@ def spans_from_end(
     while index >= low:
         answered: list[str] = []  # this message's results wait for calls before it
         named: list[str] = []
-        message = messages[index]
-        if not isinstance(message, ChatMessageContent):  # checked as it is met: lazily
-            raise InvalidTypeError.mismatch(
-                f"messages[{index}]", "a ChatMessageContent", describe_type(message)
-            )
+        message = checked_message(messages[index], index)  # checked as it is met: lazily
         for item in message.items:
             if isinstance(item, FunctionCallContent):
                 if item.id is not None and item.id in waiting:
