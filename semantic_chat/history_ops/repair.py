@@ -812,16 +812,30 @@ def _without_blank_turns(
     """
     kept: list[tuple[ChatMessageContent, str | None]] = []
     last = len(built) - 1
+    # Anthropic writes several instructions as text blocks, where a blank one is refused (a
+    # lone one is its system string, written as it is).
+    blocks = rules.blank == "whitespace" and sum(m.role in _INSTRUCTIONS for m, _ in built) > 1
     for place, (message, path) in enumerate(built):
-        if _is_blank_turn(message, rules) and not (
-            place == last and rules.blank == "whitespace" and _is_prefill(message)
-        ):
+        if (
+            _is_blank_turn(message, rules) and not (
+                place == last and rules.blank == "whitespace" and _is_prefill(message)
+            )
+        ) or (blocks and message.role in _INSTRUCTIONS and _is_blank_texts(message)):
             held = "blank text only" if message.items else "no items"
             what = f"a message of {held} ({rules.label} refuses it)"
             changes.append(Change(path or "messages", "dropped", what))
             continue
         kept.append((message, path))
     return kept
+
+
+def _is_blank_texts(message: ChatMessageContent) -> bool:
+    """Whether a message holds plain texts only, each empty or of whitespace (one at least)."""
+    return bool(message.items) and all(
+        type(item) is TextContent and not item.citations and not peek_metadata(item)
+        and (not item.text or item.text.isspace())
+        for item in message.items
+    )
 
 
 def _is_blank_turn(message: ChatMessageContent, rules: _Rules) -> bool:

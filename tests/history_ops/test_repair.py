@@ -695,3 +695,16 @@ def test_repair_keeps_anthropics_empty_prefill_and_merges_around_a_blank_turn():
     assert [(str(m.role), [item.text for item in m.items]) for m in repaired] == [
         ("user", ["hi", "again"]), ("assistant", [""])]
     assert validate(repaired, "anthropic") == []
+
+
+def test_repair_for_anthropic_leaves_out_blank_instructions_among_several():
+    # What was seen (ci profile): two system messages of blank text, which the writer would
+    # write as blank text blocks (refused) and leave out with a warning, stayed after repair.
+    history = ChatHistory([ChatMessageContent("system", ""), ChatMessageContent("system", " ")])
+    repaired, changes = repair(history, for_format="anthropic")
+    assert [str(change) for change in changes] == [
+        "messages[0]: dropped a message of blank text only (Anthropic refuses it)",
+        "messages[1]: dropped a message of blank text only (Anthropic refuses it)"]
+    assert validate(repaired, "anthropic") == []
+    lone = ChatHistory([ChatMessageContent("system", " ")])  # a system string, written as it is
+    assert repair(lone, for_format="anthropic")[1] == []
